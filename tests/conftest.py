@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Shared fixtures and hypothesis strategies for skbn's tests."""
+
+import matplotlib
+import numpy as np
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+
+matplotlib.use("Agg")
+
+settings.register_profile("skbn", deadline=None, max_examples=60)
+settings.load_profile("skbn")
+
+
+@st.composite
+def random_dags(draw, min_nodes=1, max_nodes=9):
+    """Adjacency arrays of random DAGs: a strictly upper-triangular mask under a permutation."""
+    p = draw(st.integers(min_nodes, max_nodes))
+    bits = draw(st.lists(st.booleans(), min_size=p * p, max_size=p * p))
+    upper = np.triu(np.array(bits, dtype=np.int8).reshape(p, p), 1)
+    perm = np.array(draw(st.permutations(range(p))), dtype=np.int64)
+    A = np.zeros((p, p), dtype=np.int8)
+    A[np.ix_(perm, perm)] = upper
+    return A
+
+
+@pytest.fixture
+def chain():
+    import networkx as nx
+
+    return nx.DiGraph([("a", "b"), ("b", "c")], kind="dag")
+
+
+@pytest.fixture
+def collider():
+    import networkx as nx
+
+    return nx.DiGraph([("a", "c"), ("b", "c")], kind="dag")

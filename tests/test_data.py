@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: BSD-3-Clause
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn.data import DiscreteData, GaussianData, check_data
+
+
+def test_discrete_frame_is_encoded_column_major_with_sorted_states():
+    X = pd.DataFrame({"a": ["y", "x", "y"], "b": [3, 1, 3], "c": [True, False, True]})
+    data = check_data(X)
+    assert isinstance(data, DiscreteData)
+    assert data.names == ("a", "b", "c")
+    assert data.states == (("x", "y"), (1, 3), (False, True))
+    np.testing.assert_array_equal(data.codes, [[1, 1, 1], [0, 0, 0], [1, 1, 1]])
+    assert data.codes.dtype == np.int32 and data.codes.flags.f_contiguous
+    assert data.arities.tolist() == [2, 2, 2]
+    assert not data.codes.flags.writeable
+
+
+def test_categorical_keeps_declared_categories_including_unused():
+    col = pd.Categorical(["lo", "hi", "lo"], categories=["lo", "mid", "hi"])
+    data = check_data(pd.DataFrame({"v": col, "w": ["a", "b", "a"]}))
+    assert data.states[0] == ("lo", "mid", "hi")
+    assert data.arities[0] == 3
+    assert data.codes[:, 0].tolist() == [0, 2, 0]
+    pd.testing.assert_series_equal(data.to_frame()["v"], pd.Series(col, name="v"))
+
+
+def test_array_gets_default_names_and_gaussian_statistics():
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(50, 3))
+    data = check_data(values)
+    assert isinstance(data, GaussianData)
+    assert data.names == ("x0", "x1", "x2")
+    np.testing.assert_allclose(data.covariance, np.cov(values.T, bias=True))
+    np.testing.assert_allclose(data.correlation, np.corrcoef(values.T))
+    np.testing.assert_allclose(data.means, values.mean(axis=0))
+
+
+def test_constant_columns_are_allowed_and_reported():
+    data = check_data(pd.DataFrame({"a": [1, 1, 1], "b": [0, 1, 0]}))
+    assert data.constant_columns == ("a",)
+    g = check_data(pd.DataFrame({"a": [1.0, 1.0], "b": [0.5, 1.5]}))
+    assert g.constant_columns == ("a",)
+    assert g.correlation[0, 1] == 0.0 and g.correlation[0, 0] == 1.0
+
+
+def test_already_checked_data_passes_through():
+    data = check_data([[0, 1], [1, 0]])
+    assert check_data(data) is data
+    assert check_data(data, kind="discrete") is data
+    with pytest.raises(ValueError, match="Gaussian"):
+        check_data(data, kind="gaussian")
+
+
+def test_string_dtype_columns_are_discrete():
+    X = pd.DataFrame({"a": pd.array(["u", "v", "u"], dtype="string"), "b": [1, 2, 2]})
+    assert check_data(X).states[0] == ("u", "v")
+
+
+@pytest.mark.parametrize(
+    "X, error, match",
+    [
+        (pd.DataFrame({"a": [1.0, np.nan], "b": [1.0, 2.0]}), ValueError, "'a'.*missing"),
+        (pd.DataFrame({"a": ["x", None], "b": ["y", "z"]}), ValueError, "'a'.*missing"),
+        (pd.DataFrame({"a": [1.0, np.inf], "b": [1.0, 2.0]}), ValueError, "'a'.*infinite"),
+        (pd.DataFrame({"a": [1.0], "b": [2.0]}), ValueError, "1 row"),
+        (np.zeros((5, 0)), ValueError, "no columns"),
+        (pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]}), ValueError, "'a'.*'b'.*KBins"),
+        (pd.DataFrame([[1, 2], [3, 4]], columns=["a", "a"]), ValueError, "Duplicate.*'a'"),
+        (pd.DataFrame([[1, 2], [3, 4]], columns=[1, "1"]), ValueError, "collide"),
+        ("not data", TypeError, "DataFrame"),
+        ({"a": [1, 2]}, TypeError, "DataFrame"),
+        (5, TypeError, "DataFrame"),
+        (np.zeros((2, 2, 2)), ValueError, "2-D"),
+        (np.zeros(4), ValueError, "2-D"),
+        (pd.Series([1, 2]), ValueError, "Series"),
+        (np.array([[1 + 1j, 2], [3, 4]]), TypeError, "dtype"),
+        (pd.DataFrame({"t": pd.to_datetime(["2020-01-01", "2020-01-02"])}), TypeError, "'t'"),
+        (pd.DataFrame({"a": [[1], [2]], "b": [0, 1]}), TypeError, "'a'.*categories"),
+    ],
+)
+def test_bad_input_is_refused_with_a_clear_error(X, error, match):
+    with pytest.raises(error, match=match):
+        check_data(X)
+
+
+def test_kind_mismatch_names_the_columns():
+    floats = pd.DataFrame({"temp": [0.5, 1.5], "size": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="'temp', 'size'.*KBinsDiscretizer"):
+        check_data(floats, kind="discrete")
+    ints = pd.DataFrame({"n": [1, 2], "m": [3, 4]})
+    with pytest.raises(ValueError, match="'n', 'm'.*astype\\(float\\)"):
+        check_data(ints, kind="gaussian")
+    with pytest.raises(ValueError, match="kind must be"):
+        check_data(ints, kind="mixed")
+
+
+def test_too_many_categories():
+    X = pd.DataFrame({"id": np.arange(40), "b": np.zeros(40, dtype=int)})
+    with pytest.raises(ValueError, match="'id' has 40 categories"):
+        check_data(X, max_categories=32)
+    assert check_data(X, max_categories=40).arities[0] == 40
+
+
+def test_default_category_limit_is_2_to_the_15():
+    X = pd.DataFrame({"id": np.arange(2**15 + 1)})
+    with pytest.raises(ValueError, match="32769 categories"):
+        check_data(X)
