@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Conversion between networkx graphs and adjacency arrays."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import networkx as nx
+import numpy as np
+
+from skbn.graph._array import topological_sort_array
+
+__all__ = ["to_adjacency", "from_adjacency", "as_adjacency", "GRAPH_KINDS"]
+
+GRAPH_KINDS = ("dag", "cpdag", "pdag")
+
+
+def _default_names(p: int) -> list[str]:
+    return [f"x{j}" for j in range(p)]
+
+
+def to_adjacency(graph: nx.Graph, nodes: Sequence | None = None) -> np.ndarray:
+    """Return the adjacency array of a networkx graph.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph or networkx.Graph
+        A directed graph (an undirected edge is a pair of opposite arcs) or an undirected
+        graph (each edge becomes two opposite arcs).
+    nodes : sequence, optional
+        Node order of the rows and columns; defaults to the graph's own node order. It must
+        hold exactly the graph's nodes.
+
+    Returns
+    -------
+    ndarray of shape (p, p), dtype int8
+        ``A[i, j] == 1`` if the arc ``nodes[i] -> nodes[j]`` is present.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> to_adjacency(nx.DiGraph([("a", "b"), ("b", "c")]))
+    array([[0, 1, 0],
+           [0, 0, 1],
+           [0, 0, 0]], dtype=int8)
+    """
+    order = list(graph.nodes) if nodes is None else list(nodes)
+    if nodes is not None and (len(order) != len(graph) or set(order) != set(graph.nodes)):
+        extra = sorted(map(str, set(graph.nodes) - set(order)))
+        lacking = sorted(map(str, set(order) - set(graph.nodes)))
+        raise ValueError(
+            "The graph's nodes differ from the expected nodes"
+            + (f"; not expected: {extra[:8]}" if extra else "")
+            + (f"; missing from the graph: {lacking[:8]}" if lacking else "")
+            + ("" if extra or lacking else "; a node is listed twice")
+            + "."
+        )
+    index = {n: i for i, n in enumerate(order)}
+    p = len(order)
+    A = np.zeros((p, p), dtype=np.int8)
+    if graph.number_of_edges():
+        edges = np.array([(index[u], index[v]) for u, v in graph.edges()], dtype=np.int64)
+        A[edges[:, 0], edges[:, 1]] = 1
+        if not graph.is_directed():
+            A[edges[:, 1], edges[:, 0]] = 1
+    if np.any(np.diag(A)):
+        loops = [str(order[i]) for i in np.flatnonzero(np.diag(A))]
+        raise ValueError(f"Self-loops are not allowed in a Bayesian network graph: {loops[:8]}.")
+    return A
+
+
+def _infer_kind(A: np.ndarray) -> str:
+    if np.any(A & A.T):
+        return "pdag"
+    return "dag" if topological_sort_array(A) is not None else "pdag"
+
+
+def from_adjacency(
+    A: np.ndarray, nodes: Sequence | None = None, *, kind: str | None = None
+) -> nx.DiGraph:
+    """Build a networkx DiGraph from an adjacency array.
+
+    Parameters
+    ----------
+    A : array-like of shape (p, p)
+        ``A[i, j] != 0`` means an arc ``nodes[i] -> nodes[j]``; two opposite arcs form an
+        undirected edge.
+    nodes : sequence, optional
+        Node names; defaults to ``x0, ..., x{p-1}``.
+    kind : {"dag", "cpdag", "pdag"}, optional
+        Stored in ``graph.graph["kind"]``. Inferred when omitted: ``"dag"`` for an acyclic
+        graph without undirected edges, else ``"pdag"`` (a CPDAG is only recognised when
+        stated, since checking it costs a DAG-to-CPDAG conversion).
+
+    Returns
+    -------
+    networkx.DiGraph
+
+    Examples
+    --------
+    >>> g = from_adjacency([[0, 1], [1, 0]], ["a", "b"])
+    >>> sorted(g.edges()), g.graph["kind"]
+    ([('a', 'b'), ('b', 'a')], 'pdag')
+    """
+    A = _check_square(A)
+    names = _default_names(A.shape[0]) if nodes is None else list(nodes)
+    if len(names) != A.shape[0]:
+        raise ValueError(f"{len(names)} node names given for a {A.shape[0]}x{A.shape[0]} array.")
+    if len(set(names)) != len(names):
+        raise ValueError("Node names must be unique.")
+    if kind is None:
+        kind = _infer_kind(A)
+    elif kind not in GRAPH_KINDS:
+        raise ValueError(f"kind must be one of {GRAPH_KINDS}, got {kind!r}.")
+    g = nx.DiGraph(kind=kind)
+    g.add_nodes_from(names)
+    rows, cols = np.nonzero(A)
+    g.add_edges_from((names[i], names[j]) for i, j in zip(rows.tolist(), cols.tolist()))
+    return g
+
+
+def _check_square(A) -> np.ndarray:
+    A = np.asarray(A)
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ValueError(f"An adjacency array must be square, got shape {A.shape}.")
+    A = (A != 0).astype(np.int8)
+    if np.any(np.diag(A)):
+        raise ValueError("Self-loops (non-zero diagonal) are not allowed in an adjacency array.")
+    return A
+
+
+def as_adjacency(graph, nodes: Sequence | None = None) -> tuple[np.ndarray, list]:
+    """Return ``(A, nodes)`` for a networkx graph or an adjacency array.
+
+    This is the entry point every metric and helper uses, so all of them accept either form.
+
+    Parameters
+    ----------
+    graph : networkx.Graph, networkx.DiGraph or array-like of shape (p, p)
+        The graph.
+    nodes : sequence, optional
+        For a networkx graph: the node order wanted (must be the same node set). For an array:
+        its node names (default ``x0, ..., x{p-1}``).
+
+    Returns
+    -------
+    A : ndarray of shape (p, p), dtype int8
+    nodes : list
+
+    Examples
+    --------
+    >>> A, nodes = as_adjacency([[0, 1], [0, 0]])
+    >>> nodes
+    ['x0', 'x1']
+    """
+    if isinstance(graph, nx.Graph):
+        order = list(graph.nodes) if nodes is None else list(nodes)
+        return to_adjacency(graph, order), order
+    if isinstance(graph, (str, bytes, dict)):
+        raise TypeError(
+            f"Expected a networkx graph or a square adjacency array, got {type(graph).__name__}."
+        )
+    A = _check_square(graph)
+    names = _default_names(A.shape[0]) if nodes is None else list(nodes)
+    if len(names) != A.shape[0]:
+        raise ValueError(f"{len(names)} node names given for a {A.shape[0]}x{A.shape[0]} array.")
+    return A, names

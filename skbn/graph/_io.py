@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Reading and writing graphs: GraphML and JSON (node-link) through networkx, DOT text."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import networkx as nx
+
+from skbn.graph._convert import GRAPH_KINDS, as_adjacency, from_adjacency
+
+__all__ = ["read_graph", "write_graph", "to_dot"]
+
+_FORMATS = {".graphml": "graphml", ".json": "json", ".dot": "dot", ".gv": "dot"}
+
+
+def _format_of(path: Path, format: str | None) -> str:
+    if format is not None:
+        if format not in ("graphml", "json", "dot"):
+            raise ValueError(f"format must be 'graphml', 'json' or 'dot', got {format!r}.")
+        return format
+    try:
+        return _FORMATS[path.suffix.lower()]
+    except KeyError:
+        raise ValueError(
+            f"Cannot tell the graph format from the file name {path.name!r}; use a .graphml, "
+            ".json or .dot suffix, or pass format=."
+        ) from None
+
+
+def _normalise(graph) -> nx.DiGraph:
+    if isinstance(graph, nx.DiGraph):
+        A, nodes = as_adjacency(graph)
+        kind = graph.graph.get("kind")
+        return from_adjacency(A, nodes, kind=kind if kind in GRAPH_KINDS else None)
+    A, nodes = as_adjacency(graph)
+    return from_adjacency(A, nodes)
+
+
+def _dot_id(name) -> str:
+    text = str(name).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{text}"'
+
+
+def to_dot(graph) -> str:
+    """DOT text of a DAG, CPDAG or PDAG; undirected edges are drawn once with ``dir=none``.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph or array-like of shape (p, p)
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> print(to_dot(nx.DiGraph([("a", "b"), ("b", "c"), ("c", "b")])))
+    digraph {
+      "a";
+      "b";
+      "c";
+      "a" -> "b";
+      "b" -> "c" [dir=none];
+    }
+    """
+    A, nodes = as_adjacency(graph)
+    lines = ["digraph {"]
+    lines += [f"  {_dot_id(n)};" for n in nodes]
+    p = len(nodes)
+    for i in range(p):
+        for j in map(int, A[i].nonzero()[0]):
+            if A[j, i]:
+                if i < j:
+                    lines.append(f"  {_dot_id(nodes[i])} -> {_dot_id(nodes[j])} [dir=none];")
+            else:
+                lines.append(f"  {_dot_id(nodes[i])} -> {_dot_id(nodes[j])};")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def write_graph(graph, path: str | os.PathLike, format: str | None = None) -> None:
+    """Write a graph to GraphML, JSON (networkx node-link) or DOT.
+
+    ``graph.graph["kind"]`` is kept in GraphML and JSON. Undirected edges are stored as two
+    opposite arcs in GraphML and JSON, and once with ``dir=none`` in DOT.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph or array-like of shape (p, p)
+    path : str or path-like
+    format : {"graphml", "json", "dot"}, optional
+        Inferred from the suffix (.graphml, .json, .dot/.gv) when omitted.
+
+    Examples
+    --------
+    >>> import networkx as nx, tempfile, os
+    >>> g = nx.DiGraph([("a", "b")], kind="dag")
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.json")
+    >>> write_graph(g, path)
+    >>> sorted(read_graph(path).edges())
+    [('a', 'b')]
+    """
+    path = Path(path)
+    fmt = _format_of(path, format)
+    if fmt == "dot":
+        path.write_text(to_dot(graph) + "\n", encoding="utf-8")
+        return
+    g = _normalise(graph)
+    g = nx.relabel_nodes(g, {n: str(n) for n in g.nodes}) if fmt == "graphml" else g
+    if fmt == "graphml":
+        nx.write_graphml(g, path)
+    else:
+        data = nx.node_link_data(g, edges="edges")
+        path.write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
+
+
+def read_graph(path: str | os.PathLike, format: str | None = None) -> nx.DiGraph:
+    """Read a graph written by :func:`write_graph` (GraphML or JSON).
+
+    Parameters
+    ----------
+    path : str or path-like
+    format : {"graphml", "json"}, optional
+        Inferred from the suffix when omitted. DOT is write-only (reading it needs pydot).
+
+    Returns
+    -------
+    networkx.DiGraph
+        With ``graph["kind"]`` set (inferred if the file does not say).
+    """
+    path = Path(path)
+    fmt = _format_of(path, format)
+    if fmt == "dot":
+        raise ValueError("Reading DOT is not supported; write GraphML or JSON to read back.")
+    if not path.exists():
+        raise FileNotFoundError(f"No such graph file: {str(path)!r}.")
+    if fmt == "graphml":
+        g = nx.read_graphml(path)
+    else:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            g = nx.node_link_graph(data, directed=True, multigraph=False, edges="edges")
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise ValueError(f"{str(path)!r} is not a node-link JSON graph: {exc}") from None
+    kind = g.graph.get("kind")
+    A, nodes = as_adjacency(nx.DiGraph(g))
+    return from_adjacency(A, nodes, kind=kind if kind in GRAPH_KINDS else None)

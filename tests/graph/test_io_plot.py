@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: BSD-3-Clause
+import matplotlib.pyplot as plt
+import networkx as nx
+import pytest
+
+from skbn.graph import dag_to_cpdag, plot_graph, read_graph, to_dot, write_graph
+
+
+@pytest.mark.parametrize("suffix", [".graphml", ".json"])
+def test_graph_round_trip_keeps_edges_and_kind(tmp_path, suffix):
+    g = dag_to_cpdag(nx.DiGraph([("a", "b"), ("b", "c"), ("d", "c")]))
+    path = tmp_path / f"g{suffix}"
+    write_graph(g, path)
+    back = read_graph(path)
+    assert list(back.nodes) == list(g.nodes)
+    assert set(back.edges()) == set(g.edges())
+    assert back.graph["kind"] == "cpdag"
+
+
+def test_dot_writes_undirected_edges_once(tmp_path):
+    g = nx.DiGraph([("a", "b"), ("b", "a"), ("c", "b")])
+    text = to_dot(g)
+    assert text.count("dir=none") == 1 and '"c" -> "b";' in text
+    write_graph(g, tmp_path / "g.dot")
+    assert (tmp_path / "g.dot").read_text().startswith("digraph {")
+    with pytest.raises(ValueError, match="DOT is not supported"):
+        read_graph(tmp_path / "g.dot")
+
+
+def test_io_errors(tmp_path):
+    with pytest.raises(ValueError, match="suffix"):
+        write_graph(nx.DiGraph(), tmp_path / "g.txt")
+    with pytest.raises(FileNotFoundError):
+        read_graph(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ValueError, match="not a node-link JSON"):
+        read_graph(tmp_path / "bad.json")
+
+
+def test_plot_against_truth_colours_every_category(tmp_path):
+    truth = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "d")])
+    learned = nx.DiGraph([("a", "b"), ("c", "b"), ("a", "d")])
+    learned.add_node("c")
+    learned.add_node("d")
+    ax = plot_graph(learned, truth=truth, title="learned vs truth")
+    labels = sorted(t.get_text() for t in ax.get_legend().get_texts())
+    assert labels == ["correct", "false positive", "missing", "wrong orientation"]
+    out = tmp_path / "plot.png"
+    ax.figure.savefig(out)
+    assert out.stat().st_size > 5000
+    plt.close(ax.figure)
+
+
+def test_plot_cpdag_without_truth_draws_on_given_axes():
+    fig, ax = plt.subplots()
+    cpdag = dag_to_cpdag(nx.DiGraph([("a", "b"), ("b", "c")]))
+    assert plot_graph(cpdag, ax=ax) is ax
+    assert ax.get_legend() is None
+    plt.close(fig)
