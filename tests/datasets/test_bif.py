@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: BSD-3-Clause
+import numpy as np
+import pytest
+
+from skbn.datasets import (
+    BIFError,
+    list_networks,
+    load_network,
+    parse_bif,
+    read_bif,
+    to_bif,
+    write_bif,
+)
+
+TINY = """network tiny {
+}
+variable rain {
+  type discrete [ 2 ] { no, yes };
+}
+variable wet {
+  type discrete [ 2 ] { dry, wet };
+  property position = (1, 2);
+}
+probability ( rain ) {
+  table 0.8, 0.2;
+}
+probability ( wet | rain ) {
+  (yes) 0.1, 0.9;
+  (no) 0.95, 0.05;
+}
+"""
+
+
+def test_list_networks_has_the_24_bundled_networks():
+    names = list_networks()
+    assert len(names) == 24
+    assert {
+        "alarm",
+        "asia",
+        "sachs",
+        "insurance",
+        "child",
+        "hailfinder",
+        "hepar2",
+        "win95pts",
+        "munin",
+        "pathfinder",
+    } <= set(names)
+
+
+@pytest.mark.parametrize("name", list_networks())
+def test_every_bundled_network_round_trips_through_bif(name, tmp_path):
+    bn = load_network(name)
+    path = tmp_path / f"{name}.bif.gz"
+    write_bif(bn, path)
+    back = read_bif(path)
+    assert back.nodes == bn.nodes
+    assert back.states == bn.states
+    assert back.parents == bn.parents
+    for v in bn.nodes:
+        np.testing.assert_allclose(back.cpts[v], bn.cpts[v], rtol=0, atol=1e-12)
+    assert back.n_parameters == bn.n_parameters
+
+
+def test_rows_are_matched_by_parent_state_labels_not_order():
+    bn = parse_bif(TINY)
+    np.testing.assert_allclose(bn.cpts["wet"], [[0.95, 0.05], [0.1, 0.9]])
+    assert bn.parents["wet"] == ("rain",)
+    assert bn.name == "tiny"
+    assert parse_bif(to_bif(bn)).cpts["wet"].tolist() == bn.cpts["wet"].tolist()
+
+
+def test_known_figures_of_the_repository_networks():
+    # arcs and free parameters as listed by the bnlearn repository
+    for name, arcs, params in [
+        ("asia", 8, 18),
+        ("alarm", 46, 509),
+        ("hepar2", 123, 1453),
+        ("insurance", 52, 1008),
+        ("child", 25, 230),
+    ]:
+        bn = load_network(name)
+        assert (bn.n_arcs, bn.n_parameters) == (arcs, params), name
+
+
+@pytest.mark.parametrize(
+    "text, line, match",
+    [
+        (TINY.replace("[ 2 ] { no, yes }", "[ 3 ] { no, yes }"), 4, "declares 3 states"),
+        (TINY.replace("table 0.8, 0.2;", "table 0.8, 0.7;"), 11, "do not sum to 1"),
+        (TINY.replace("(no) 0.95, 0.05;", "(no) 1.5, -0.5;"), 15, "negative"),
+        (TINY.replace("(yes) 0.1, 0.9;", "(maybe) 0.1, 0.9;"), 14, "'maybe' is not a state"),
+        (TINY.replace("(yes) 0.1, 0.9;", "(yes) 0.1, x;"), 14, "expected a probability"),
+        (TINY.replace("(yes) 0.1, 0.9;\n", ""), 13, "unspecified"),
+        (TINY.replace("variable wet {", "varible wet {"), 6, "expected 'network'"),
+        (TINY.replace("wet | rain", "wet | snow"), 13, "'snow' is used before"),
+        (TINY.replace("table 0.8, 0.2;", "table 0.8, 0.1, 0.1;"), 11, "has 3 values"),
+        (TINY + "probability ( rain ) {\n  table 0.5, 0.5;\n}\n", 17, "second probability"),
+        (TINY[: TINY.rindex("}")], 16, "end of file"),
+        (TINY.replace("(yes) 0.1, 0.9;", "(yes) 0.1 0.9 0.2;"), 14, "has 3 values"),
+        (TINY.replace("{ no, yes }", "{ no, yes ]"), 4, "expected a name"),
+        (TINY.replace("rain {\n  type", "rain {\n  tipe"), 4, "expected 'type'"),
+    ],
+)
+def test_malformed_bif_reports_the_line(text, line, match):
+    with pytest.raises(BIFError, match=f"line {line}: .*{match}"):
+        parse_bif(text)
+
+
+def test_cycles_and_missing_blocks_are_errors():
+    cyclic = TINY.replace(
+        "probability ( rain ) {\n  table 0.8, 0.2;\n}",
+        "probability ( rain | wet ) {\n  (dry) 0.5, 0.5;\n  (wet) 0.5, 0.5;\n}",
+    )
+    with pytest.raises(BIFError, match="cycle"):
+        parse_bif(cyclic)
+    with pytest.raises(BIFError, match="no probability block.*'wet'"):
+        parse_bif(TINY[: TINY.index("probability ( wet")])
+
+
+def test_default_rows_comments_and_plain_files(tmp_path):
+    text = TINY.replace("(no) 0.95, 0.05;", "default 0.95, 0.05; // the rest")
+    text = "/* a comment\n spanning lines */\n" + text
+    path = tmp_path / "tiny.bif"
+    path.write_text(text)
+    bn = read_bif(path)
+    np.testing.assert_allclose(bn.cpts["wet"][0], [0.95, 0.05])
+
+
+def test_writer_refuses_names_bif_cannot_hold():
+    bn = parse_bif(TINY)
+    bn.states["rain"] = ("no rain", "yes")
+    with pytest.raises(ValueError, match="'no rain' cannot be written"):
+        to_bif(bn)
+
+
+def test_unknown_network_suggests_close_names():
+    with pytest.raises(ValueError, match="Did you mean 'alarm'"):
+        load_network("alarn")
+    assert load_network("ASIA.bif").name == "asia"
+    with pytest.raises(TypeError):
+        load_network(3)
+
+
+def test_loaded_networks_are_independent_objects():
+    a = load_network("asia")
+    a.states.clear()
+    assert load_network("asia").states["asia"] == ("yes", "no")
