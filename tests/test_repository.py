@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Checks on the repository itself: style, layering and the command line."""
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skbn.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is in the test extra")
+def test_ruff_is_clean():
+    result = subprocess.run(["ruff", "check", str(ROOT)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_kernels_import_nothing_from_skbn():
+    for path in (ROOT / "skbn" / "_kernels").glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("skbn"), path
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("skbn") for a in node.names), path
+
+
+def test_every_source_file_has_an_spdx_header():
+    for path in list((ROOT / "skbn").rglob("*.py")) + list((ROOT / "tests").rglob("*.py")):
+        text = path.read_text()
+        if text.strip():
+            assert text.startswith("# SPDX-License-Identifier: BSD-3-Clause"), path
+
+
+def test_cli_samples_writes_data_and_picture(tmp_path, capsys):
+    out, png = tmp_path / "asia.csv", tmp_path / "asia.png"
+    assert (
+        main(["networks", "sample", "asia", "-n", "200", "--out", str(out), "--plot", str(png)])
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "nodes       8" in text and "arcs        8" in text
+    assert out.read_text().count("\n") == 201
+    assert png.stat().st_size > 10_000
+
+
+def test_cli_lists_networks(capsys):
+    assert main(["networks", "list"]) == 0
+    assert capsys.readouterr().out.split()[:3] == ["alarm", "andes", "asia"]
+
+
+def test_cli_reports_bad_input(capsys):
+    assert main(["networks", "sample", "alrm"]) == 2
+    assert "Did you mean 'alarm'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main(["networks", "sample", "asia", "-n", "zero"])
+    assert info.value.code == 2
+    assert "expected a whole number" in capsys.readouterr().err
+
+
+def test_console_script_runs():
+    result = subprocess.run(
+        [sys.executable, "-m", "skbn.cli", "networks", "list"], capture_output=True, text=True
+    )
+    assert result.returncode == 0 and "alarm" in result.stdout
+
+
+def test_example_script_runs(tmp_path):
+    script = ROOT / "examples" / "sample_bundled_network.py"
+    result = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "asia_vs_truth.png").exists()
