@@ -24,6 +24,7 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 __all__ = ["DiscreteData", "GaussianData", "check_data", "MAX_CATEGORIES"]
 
@@ -210,6 +211,10 @@ def _as_frame(X) -> pd.DataFrame:
             "Expected 2-D data (one column per variable), got a pandas Series. "
             "Use series.to_frame() to pass a single column."
         )
+    if sparse.issparse(X):
+        raise TypeError(
+            "Sparse data was passed, but skbn needs dense data: convert it with X.toarray()."
+        )
     if isinstance(X, (str, bytes, dict, set)) or np.ndim(X) == 0:
         raise TypeError(f"Expected a pandas DataFrame or a 2-D array, got {type(X).__name__}.")
     arr = np.asarray(X)
@@ -218,6 +223,8 @@ def _as_frame(X) -> pd.DataFrame:
             f"Expected 2-D data (rows x variables), got an array with {arr.ndim} dimension(s). "
             "Reshape a single variable with X.reshape(-1, 1)."
         )
+    if arr.dtype.kind == "c":
+        raise ValueError("Complex data not supported; use real numbers, strings or bools.")
     if arr.dtype.kind not in "biufOUS":
         raise TypeError(f"Unsupported array dtype {arr.dtype}; use numbers, strings or bools.")
     names = [f"x{j}" for j in range(arr.shape[1])]
@@ -309,9 +316,15 @@ def check_data(
     frame = _as_frame(X)
     n_rows, n_cols = frame.shape
     if n_cols == 0:
-        raise ValueError("X has no columns; at least one variable is needed.")
+        raise ValueError(
+            f"Found 0 feature(s) (shape=({n_rows}, 0)) while a minimum of 1 is required: "
+            "X needs at least one column (variable)."
+        )
     if n_rows < 2:
-        raise ValueError(f"X has {n_rows} row(s); at least 2 are needed to learn anything.")
+        raise ValueError(
+            f"Found {n_rows} sample(s) (shape=({n_rows}, {n_cols})) while a minimum of 2 is "
+            "required to learn a structure."
+        )
 
     kinds = {name: _column_kind(frame[name]) for name in frame.columns}
     bad = [n for n, k in kinds.items() if k == "unsupported"]

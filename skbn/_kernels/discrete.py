@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Numba kernels for discrete family scores.
+
+Data layout: ``codes`` is an ``(n, p)`` int32 array in Fortran order (one variable per
+contiguous column), ``arities`` an ``(p,)`` int64 array. A family is a child ``y`` and a parent
+set ``P`` given as an int64 array. The parent configuration of a row is the mixed-radix number
+``sum_k code[P_k] * prod_{l>k} r[P_l]`` (the first parent varies slowest, as in
+``numpy.ravel_multi_index``).
+
+Counts are taken densely when the table ``q * r`` is small compared with ``n``, and by sorting
+the row keys otherwise, so a family with millions of possible configurations costs
+``O(n log n)`` and no memory beyond ``O(n)``.
+
+Every function trusts its input: the estimator layer validates before calling.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+#: Kinds of family score, all computed from the same counts.
+LOGLIK = 0  # maximised log-likelihood, sum N_jk log(N_jk / N_j)
+BDEU = 1  # log BDeu marginal likelihood, parameter = equivalent sample size
+K2 = 2  # log K2 marginal likelihood (all Dirichlet parameters 1)
+
+#: Above this many cells, counting switches from a dense table to sorting.
+_DENSE_LIMIT = 1 << 22
+
+
+@njit(cache=True)
+def config_index(codes, parents, arities):
+    """Mixed-radix parent configuration of every row.
+
+    Returns
+    -------
+    index : int64 array of shape (n,)
+    q : int
+        Number of possible configurations (product of the parents' arities; 1 if none).
+    """
+    n = codes.shape[0]
+    index = np.zeros(n, dtype=np.int64)
+    q = 1
+    for k in range(parents.shape[0]):
+        j = parents[k]
+        r = arities[j]
+        q *= r
+        for i in range(n):
+            index[i] = index[i] * r + codes[i, j]
+    return index, q
+
+
+@njit(cache=True)
+def _score_dense(index, q, child_codes, r, kind, param):
+    n = index.shape[0]
+    counts = np.zeros(q * r, dtype=np.int64)
+    for i in range(n):
+        counts[index[i] * r + child_codes[i]] += 1
+    total = 0.0
+    a_jk = 0.0
+    a_j = 0.0
+    if kind == BDEU:
+        a_jk = param / (q * r)
+        a_j = param / q
+    elif kind == K2:
+        a_jk = 1.0
+        a_j = float(r)
+    for j in range(q):
+        n_j = 0
+        for k in range(r):
+            n_j += counts[j * r + k]
+        if n_j == 0:
+            continue
+        if kind == LOGLIK:
+            for k in range(r):
+                c = counts[j * r + k]
+                if c > 0:
+                    total += c * math.log(c / n_j)
+        else:
+            total += math.lgamma(a_j) - math.lgamma(a_j + n_j)
+            for k in range(r):
+                c = counts[j * r + k]
+                if c > 0:
+                    total += math.lgamma(a_jk + c) - math.lgamma(a_jk)
+    return total
+
+
+@njit(cache=True)
+def _score_sorted(index, q, child_codes, r, kind, param):
+    n = index.shape[0]
+    keys = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        keys[i] = index[i] * r + child_codes[i]
+    keys.sort()
+    a_jk = 0.0
+    a_j = 0.0
+    if kind == BDEU:
+        a_jk = param / (q * r)
+        a_j = param / q
+    elif kind == K2:
+        a_jk = 1.0
+        a_j = float(r)
+    total = 0.0
+    i = 0
+    while i < n:
+        config = keys[i] // r
+        # cells of this configuration: runs of equal keys
+        start = i
+        cell_total = 0.0
+        while i < n and keys[i] // r == config:
+            cell_start = i
+            while i < n and keys[i] == keys[cell_start]:
+                i += 1
+            c = i - cell_start
+            if kind == LOGLIK:
+                cell_total += c * math.log(c)
+            else:
+                cell_total += math.lgamma(a_jk + c) - math.lgamma(a_jk)
+        n_j = i - start
+        if kind == LOGLIK:
+            total += cell_total - n_j * math.log(n_j)
+        else:
+            total += cell_total + math.lgamma(a_j) - math.lgamma(a_j + n_j)
+    return total
+
+
+@njit(cache=True)
+def score_from_index(index, q, child_codes, r, kind, param):
+    """Family score from precomputed parent configurations (see module docstring)."""
+    if q * r <= _DENSE_LIMIT and q * r <= 4 * index.shape[0] + 1024:
+        return _score_dense(index, q, child_codes, r, kind, param)
+    return _score_sorted(index, q, child_codes, r, kind, param)
+
+
+@njit(cache=True)
+def family_score(codes, arities, child, parents, kind, param):
+    """Score of one family.
+
+    Parameters
+    ----------
+    codes : int32 array (n, p), Fortran order
+    arities : int64 array (p,)
+    child : int
+    parents : int64 array (k,)
+    kind : int
+        LOGLIK, BDEU or K2.
+    param : float
+        Equivalent sample size for BDEU; ignored otherwise.
+
+    Returns
+    -------
+    float
+    """
+    index, q = config_index(codes, parents, arities)
+    return score_from_index(index, q, codes[:, child], arities[child], kind, param)
+
+
+@njit(cache=True)
+def toggle_scores(codes, arities, child, parents, kind, param):
+    """Scores of the families ``(child, parents xor {x})`` for every variable ``x``.
+
+    Entry ``child`` holds the score of ``(child, parents)`` itself. This is the column of a
+    hill-climbing delta table: one call rescoring every add and delete move into ``child``.
+
+    Returns
+    -------
+    scores : float64 array (p,)
+    """
+    n, p = codes.shape
+    scores = np.empty(p, dtype=np.float64)
+    in_parents = np.zeros(p, dtype=np.bool_)
+    for k in range(parents.shape[0]):
+        in_parents[parents[k]] = True
+    base, q = config_index(codes, parents, arities)
+    child_codes = codes[:, child]
+    r = arities[child]
+    scores[child] = score_from_index(base, q, child_codes, r, kind, param)
+    extended = np.empty(n, dtype=np.int64)
+    for x in range(p):
+        if x == child or in_parents[x]:
+            continue
+        rx = arities[x]
+        for i in range(n):
+            extended[i] = base[i] * rx + codes[i, x]
+        scores[x] = score_from_index(extended, q * rx, child_codes, r, kind, param)
+    if parents.shape[0] > 0:
+        reduced = np.empty(parents.shape[0] - 1, dtype=np.int64)
+        for k in range(parents.shape[0]):
+            m = 0
+            for other in range(parents.shape[0]):
+                if other != k:
+                    reduced[m] = parents[other]
+                    m += 1
+            scores[parents[k]] = family_score(codes, arities, child, reduced, kind, param)
+    return scores
+
+
+@njit(cache=True)
+def family_counts(codes, arities, child, parents):
+    """Dense counts table of shape ``(q, r)`` (configurations by child states).
+
+    Used for parameter estimation, where the table is needed explicitly.
+    """
+    index, q = config_index(codes, parents, arities)
+    r = arities[child]
+    counts = np.zeros((q, r), dtype=np.float64)
+    for i in range(codes.shape[0]):
+        counts[index[i], codes[i, child]] += 1.0
+    return counts

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Numba kernels for Gaussian family scores from sufficient statistics.
+
+``cov`` is the ``(p, p)`` maximum-likelihood covariance matrix (divisor ``n``) of the data;
+a family's residual variance is ``S_yy - S_yP S_PP^{-1} S_Py``, obtained from a Cholesky
+factorisation of the parents' block, so a local score costs ``O(k^3)`` whatever ``n`` is.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+#: Relative floor on residual variances: a (near-)deterministic family keeps a finite score.
+VARIANCE_FLOOR = 1e-12
+
+
+@njit(cache=True)
+def residual_variance(cov, child, parents):
+    """MLE residual variance of ``child`` regressed on ``parents`` (with intercept).
+
+    Parents whose block is singular (collinear or constant columns) are handled by a small
+    ridge on the diagonal of their block.
+    """
+    k = parents.shape[0]
+    syy = cov[child, child]
+    floor = VARIANCE_FLOOR * max(syy, 1e-300)
+    if k == 0:
+        return max(syy, floor)
+    spp = np.empty((k, k))
+    spy = np.empty(k)
+    for a in range(k):
+        spy[a] = cov[parents[a], child]
+        for b in range(k):
+            spp[a, b] = cov[parents[a], parents[b]]
+    scale = 0.0
+    for a in range(k):
+        scale = max(scale, spp[a, a])
+    ridge = 0.0
+    for _ in range(8):
+        ok = True
+        lower = np.zeros((k, k))
+        for a in range(k):
+            for b in range(a + 1):
+                s = spp[a, b] + (ridge if a == b else 0.0)
+                for c in range(b):
+                    s -= lower[a, c] * lower[b, c]
+                if a == b:
+                    if s <= 1e-14 * max(scale, 1e-300):
+                        ok = False
+                        break
+                    lower[a, a] = math.sqrt(s)
+                else:
+                    lower[a, b] = s / lower[b, b]
+            if not ok:
+                break
+        if ok:
+            # forward substitution: L z = S_Py ; explained variance = |z|^2
+            explained = 0.0
+            z = np.empty(k)
+            for a in range(k):
+                s = spy[a]
+                for c in range(a):
+                    s -= lower[a, c] * z[c]
+                z[a] = s / lower[a, a]
+                explained += z[a] * z[a]
+            return max(syy - explained, floor)
+        ridge = max(ridge * 100.0, 1e-10 * max(scale, 1e-300))
+    return max(syy, floor)
+
+
+@njit(cache=True)
+def gaussian_loglik(cov, n, child, parents):
+    """Maximised Gaussian log-likelihood of a family: ``-n/2 (log(2 pi s2) + 1)``."""
+    s2 = residual_variance(cov, child, parents)
+    return -0.5 * n * (math.log(2.0 * math.pi * s2) + 1.0)
+
+
+@njit(cache=True)
+def toggle_gaussian_loglik(cov, n, child, parents):
+    """Gaussian log-likelihoods of ``(child, parents xor {x})`` for every ``x``.
+
+    Entry ``child`` holds the family ``(child, parents)`` itself.
+    """
+    p = cov.shape[0]
+    out = np.empty(p)
+    in_parents = np.zeros(p, dtype=np.bool_)
+    for a in range(parents.shape[0]):
+        in_parents[parents[a]] = True
+    out[child] = gaussian_loglik(cov, n, child, parents)
+    k = parents.shape[0]
+    extended = np.empty(k + 1, dtype=np.int64)
+    extended[:k] = parents
+    reduced = np.empty(max(k - 1, 0), dtype=np.int64)
+    for x in range(p):
+        if x == child:
+            continue
+        if in_parents[x]:
+            m = 0
+            for a in range(k):
+                if parents[a] != x:
+                    reduced[m] = parents[a]
+                    m += 1
+            out[x] = gaussian_loglik(cov, n, child, reduced)
+        else:
+            extended[k] = x
+            out[x] = gaussian_loglik(cov, n, child, extended)
+    return out
+
+
+@njit(cache=True)
+def log_det_block(matrix, members):
+    """Log-determinant of the principal block of ``matrix`` on ``members`` (Cholesky)."""
+    k = members.shape[0]
+    if k == 0:
+        return 0.0
+    lower = np.zeros((k, k))
+    total = 0.0
+    for a in range(k):
+        for b in range(a + 1):
+            s = matrix[members[a], members[b]]
+            for c in range(b):
+                s -= lower[a, c] * lower[b, c]
+            if a == b:
+                if s <= 0.0:
+                    return -np.inf
+                lower[a, a] = math.sqrt(s)
+                total += math.log(s)
+            else:
+                lower[a, b] = s / lower[b, b]
+    return total

@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Decomposable scores for Gaussian data, from the covariance matrix: BIC, EBIC, BGe."""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+
+from skbn._kernels.gaussian import gaussian_loglik, log_det_block, toggle_gaussian_loglik
+from skbn.data import GaussianData
+from skbn.scores._base import BoundScore, Score
+from skbn.utils._param_validation import Interval
+
+__all__ = ["GaussianLogLikelihood", "GaussianBIC", "GaussianEBIC", "BGe"]
+
+
+class _BoundGaussianLL(BoundScore):
+    """Gaussian log-likelihood of a family minus ``per_param`` per free parameter.
+
+    A family with k parents has k + 2 free parameters (intercept, coefficients, variance).
+    """
+
+    def __init__(self, score, data: GaussianData, per_param: float) -> None:
+        super().__init__(score, data)
+        self._cov = np.ascontiguousarray(data.covariance)
+        self._per_param = float(per_param)
+
+    def _local(self, child, parents):
+        ll = gaussian_loglik(self._cov, self.n_samples, child, parents)
+        return ll - self._per_param * (len(parents) + 2)
+
+    def _toggle(self, child, parents):
+        ll = toggle_gaussian_loglik(self._cov, self.n_samples, child, parents)
+        k = np.full(self.n_features, len(parents) + 3.0)
+        k[parents] = len(parents) + 1.0
+        k[child] = len(parents) + 2.0
+        return ll - self._per_param * k
+
+
+class GaussianLogLikelihood(Score):
+    """Maximised Gaussian log-likelihood (linear regression on the parents), no penalty."""
+
+    data_kind = "gaussian"
+
+    def _bind(self, data):
+        return _BoundGaussianLL(self, data, 0.0)
+
+
+class GaussianBIC(Score):
+    """BIC of a linear-Gaussian network: ``LL - penalty_discount * log(n) / 2 * k``.
+
+    ``k = |parents| + 2`` per family. Computed from the covariance matrix, so a local score
+    costs O(k^3) whatever the number of rows.
+
+    Parameters
+    ----------
+    penalty_discount : float, default=1.0
+        Multiplier of the penalty, as Tetrad's SEM-BIC "penalty discount" (Tetrad reports
+        twice this score; the ranking of graphs is the same).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.normal(size=500)
+    >>> X = np.column_stack([a, a + 0.5 * rng.normal(size=500)])
+    >>> bound = GaussianBIC().bind(X)
+    >>> bound.local_score("x1", ["x0"]) > bound.local_score("x1")
+    True
+    """
+
+    data_kind = "gaussian"
+    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
+
+    def __init__(self, penalty_discount: float = 1.0) -> None:
+        self.penalty_discount = penalty_discount
+
+    def _bind(self, data):
+        return _BoundGaussianLL(self, data, self.penalty_discount * math.log(data.n_samples) / 2)
+
+
+class GaussianEBIC(Score):
+    """Extended BIC for Gaussian data.
+
+    ``LL - penalty_discount * log(n) / 2 * k - gamma * k * log(p)``, ``k = |parents| + 2``.
+
+    Parameters
+    ----------
+    gamma : float, default=0.5
+    penalty_discount : float, default=1.0
+    """
+
+    data_kind = "gaussian"
+    _parameter_constraints = {
+        "gamma": [Interval(Real, 0, None, closed="left")],
+        "penalty_discount": [Interval(Real, 0, None, closed="left")],
+    }
+
+    def __init__(self, gamma: float = 0.5, penalty_discount: float = 1.0) -> None:
+        self.gamma = gamma
+        self.penalty_discount = penalty_discount
+
+    def _bind(self, data):
+        per = self.penalty_discount * math.log(data.n_samples) / 2 + self.gamma * math.log(
+            max(data.n_features, 1)
+        )
+        return _BoundGaussianLL(self, data, per)
+
+
+class _BoundBGe(BoundScore):
+    def __init__(self, score, data: GaussianData, alpha_mu: float, alpha_w: float) -> None:
+        super().__init__(score, data)
+        n, p = data.n_samples, data.n_features
+        self._am, self._aw = alpha_mu, alpha_w
+        self._t = alpha_mu * (alpha_w - p - 1) / (alpha_mu + 1)
+        # Posterior scale matrix R = T0 + scatter; the prior mean is the sample mean, so the
+        # mean term vanishes.
+        self._R = np.ascontiguousarray(self._t * np.eye(p) + n * data.covariance)
+
+    def _log_marginal(self, members: np.ndarray) -> float:
+        n, p = self.n_samples, self.n_features
+        ell = len(members)
+        if ell == 0:
+            return 0.0
+        aw, am, t = self._aw, self._am, self._t
+        value = 0.5 * ell * math.log(am / (n + am)) - 0.5 * n * ell * math.log(math.pi)
+        for j in range(1, ell + 1):
+            value += math.lgamma((n + aw - p + ell - j + 1) / 2) - math.lgamma(
+                (aw - p + ell - j + 1) / 2
+            )
+        value += 0.5 * (aw - p + ell) * ell * math.log(t)
+        value -= 0.5 * (n + aw - p + ell) * log_det_block(self._R, members)
+        return value
+
+    def _local(self, child, parents):
+        family = np.append(parents, child).astype(np.int64)
+        return self._log_marginal(family) - self._log_marginal(parents)
+
+    def _toggle(self, child, parents):
+        out = np.empty(self.n_features)
+        members = set(parents.tolist())
+        for x in range(self.n_features):
+            pa = members if x == child else members ^ {x}
+            out[x] = self._local(child, np.array(sorted(pa), dtype=np.int64))
+        return out
+
+
+class BGe(Score):
+    """Bayesian Gaussian equivalent (BGe) score.
+
+    The log marginal likelihood of a family under a normal-Wishart prior (Geiger &
+    Heckerman), with the corrected constants of Kuipers, Moffa and Heckerman (2014).
+
+    Parameters
+    ----------
+    alpha_mu : float, default=1.0
+        Equivalent sample size of the prior on the mean (prior mean: the sample mean).
+    alpha_w : float, optional
+        Degrees of freedom of the Wishart prior; must exceed ``p + 1``. Default ``p + alpha_mu
+        + 1``. The prior scale is ``t I`` with ``t = alpha_mu (alpha_w - p - 1) / (alpha_mu +
+        1)``.
+
+    References
+    ----------
+    D. Geiger and D. Heckerman, "Parameter priors for directed acyclic graphical models and
+    the characterization of several probability distributions", Annals of Statistics 30, 2002.
+    J. Kuipers, G. Moffa and D. Heckerman, "Addendum on the scoring of Gaussian directed
+    acyclic graphical models", Annals of Statistics 42, 2014.
+    """
+
+    data_kind = "gaussian"
+    _parameter_constraints = {
+        "alpha_mu": [Interval(Real, 0, None, closed="neither")],
+        "alpha_w": [Interval(Real, 0, None, closed="neither"), None],
+    }
+
+    def __init__(self, alpha_mu: float = 1.0, alpha_w: float | None = None) -> None:
+        self.alpha_mu = alpha_mu
+        self.alpha_w = alpha_w
+
+    def _bind(self, data):
+        p = data.n_features
+        aw = p + self.alpha_mu + 1 if self.alpha_w is None else float(self.alpha_w)
+        if aw <= p + 1:
+            raise ValueError(f"BGe needs alpha_w > p + 1 = {p + 1}, got {aw}.")
+        return _BoundBGe(self, data, float(self.alpha_mu), aw)
