@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Structure learners: scikit-learn estimators whose ``fit(X)`` sets ``graph_``.
 
-Score-based learners search for a DAG (``HillClimb``, ``TabuSearch``) that maximises a
-decomposable score from :mod:`skbn.scores`. Every learner also fits the network's parameters,
-so ``score_samples``/``score`` give held-out log-likelihoods for scikit-learn's model
-selection tools.
+Score-based learners search for a DAG (``HillClimb``, ``TabuSearch``) or a Markov
+equivalence class (``FGES``) that maximises a decomposable score from :mod:`skbn.scores`.
+Every learner also fits the network's parameters, so ``score_samples``/``score`` give
+held-out log-likelihoods for scikit-learn's model selection tools.
 """
 
+from skbn.learners._fges import FGES
 from skbn.learners._hill_climb import HillClimb
 from skbn.learners._tabu import TabuSearch
 
-__all__ = ["HillClimb", "TabuSearch"]
+__all__ = ["FGES", "HillClimb", "TabuSearch"]

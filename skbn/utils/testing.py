@@ -11,6 +11,7 @@ __all__ = ["all_learners"]
 INIT_PARAMS: dict[str, dict] = {
     "HillClimb": {"random_state": 0},
     "TabuSearch": {"random_state": 0},
+    "FGES": {},
 }
 
 
