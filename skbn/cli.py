@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The ``skbn`` command.
 
+``skbn learn`` learns a structure from a CSV file, or from data it samples from a bundled
+network (then it also prints a structure report against the true network);
 ``skbn networks list`` lists the bundled networks; ``skbn networks sample NAME`` draws data
 from one, prints a summary and writes the data (CSV) and a picture of the true network.
 """
@@ -30,6 +32,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="skbn", description="Structure learning of Bayesian networks."
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    _add_learn(commands)
     networks = commands.add_parser(
         "networks",
         help="list the bundled networks or sample data from one",
@@ -56,6 +59,181 @@ def _parser() -> argparse.ArgumentParser:
     sample.add_argument("--out", type=Path, help="write the data to this CSV file")
     sample.add_argument("--plot", type=Path, help="draw the network to this image (PNG, SVG)")
     return parser
+
+
+LEARNERS = ("hc", "tabu", "fges")
+SCORES = ("bic", "aic", "ebic", "bdeu", "k2", "bge")
+
+
+def _add_learn(commands) -> None:
+    learn = commands.add_parser(
+        "learn",
+        help="learn a network structure from data",
+        description="Learn a Bayesian network structure from a CSV file, or from data sampled "
+        "from a bundled network (then a structure report against the truth is printed).",
+    )
+    source = learn.add_mutually_exclusive_group(required=True)
+    source.add_argument("data", nargs="?", type=Path, help="CSV file, one column per variable")
+    source.add_argument("--network", help="sample from this bundled network instead")
+    learn.add_argument(
+        "-n",
+        "--n-samples",
+        type=_positive_int,
+        default=10000,
+        help="rows to sample with --network (default: 10000)",
+    )
+    learn.add_argument(
+        "--kind",
+        choices=("discrete", "gaussian"),
+        default=None,
+        help="with --network: its own CPTs (discrete, default) or a "
+        "linear-Gaussian model on its graph; with a CSV: treat every column "
+        "as discrete (categories) or continuous (default: from the column types)",
+    )
+    learn.add_argument(
+        "--learner",
+        choices=LEARNERS,
+        default="hc",
+        help="hc (hill climbing, default), tabu (tabu search) or fges",
+    )
+    learn.add_argument(
+        "--score",
+        choices=SCORES,
+        default="bic",
+        help="score to maximise (default: bic); bic, aic and ebic use their "
+        "Gaussian versions on continuous data",
+    )
+    learn.add_argument(
+        "--penalty-discount",
+        type=float,
+        default=1.0,
+        help="multiplier of the bic/aic/ebic penalty (default: 1)",
+    )
+    learn.add_argument("--gamma", type=float, default=0.5, help="ebic gamma (default: 0.5)")
+    learn.add_argument(
+        "--iss", type=float, default=1.0, help="bdeu imaginary sample size (default: 1)"
+    )
+    learn.add_argument("--max-indegree", type=int, default=None, help="hc/tabu: largest parent set")
+    learn.add_argument(
+        "--max-degree", type=int, default=None, help="fges: largest number of adjacencies"
+    )
+    learn.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
+    learn.add_argument("--out", type=Path, help="write the graph (.json, .graphml or .dot)")
+    learn.add_argument("--plot", type=Path, help="draw the learned graph (PNG, SVG, PDF)")
+
+
+def _make_score(name: str, kind: str, args):
+    from skbn import scores
+
+    gaussian = kind == "gaussian"
+    if name in ("bdeu", "k2") and gaussian:
+        raise ValueError(
+            f"score {name!r} needs discrete data; use bic, ebic or bge, or "
+            "--kind discrete to treat the columns as categories."
+        )
+    if name == "bge" and not gaussian:
+        raise ValueError("score 'bge' needs continuous data; use bic, aic, ebic, bdeu or k2.")
+    if name == "bic":
+        cls = scores.GaussianBIC if gaussian else scores.BIC
+        return cls(penalty_discount=args.penalty_discount)
+    if name == "ebic":
+        cls = scores.GaussianEBIC if gaussian else scores.EBIC
+        return cls(gamma=args.gamma, penalty_discount=args.penalty_discount)
+    if name == "aic":
+        if gaussian:
+            raise ValueError("score 'aic' is discrete-only; use bic, ebic or bge.")
+        return scores.AIC(penalty_discount=args.penalty_discount)
+    if name == "bdeu":
+        return scores.BDeu(iss=args.iss)
+    if name == "k2":
+        return scores.K2()
+    return scores.BGe()
+
+
+def _make_learner(args, score):
+    from skbn.learners import FGES, HillClimb, TabuSearch
+
+    if args.learner == "fges":
+        if args.max_indegree is not None:
+            raise ValueError("--max-indegree applies to hc and tabu; fges takes --max-degree.")
+        return FGES(score, max_degree=args.max_degree)
+    if args.max_degree is not None:
+        raise ValueError("--max-degree applies to fges; hc and tabu take --max-indegree.")
+    cls = HillClimb if args.learner == "hc" else TabuSearch
+    return cls(score, max_indegree=args.max_indegree, random_state=args.random_state)
+
+
+def _read_csv(path: Path, kind: str | None):
+    import pandas as pd
+
+    if not path.exists():
+        raise ValueError(f"cannot read {str(path)!r}: no such file")
+    try:
+        X = pd.read_csv(path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {str(path)!r} as CSV: {exc}") from None
+    if kind == "discrete":
+        X = X.astype(str).astype("category")
+    elif kind == "gaussian":
+        try:
+            X = X.astype(float)
+        except ValueError as exc:
+            raise ValueError(f"--kind gaussian needs numeric columns: {exc}") from None
+    return X, None
+
+
+def _learn(args: argparse.Namespace) -> None:
+    import time
+
+    from skbn.data import check_data
+    from skbn.metrics import structure_report
+
+    if args.network:
+        from skbn.datasets import make_problem
+
+        kind = args.kind or "discrete"
+        X, truth = make_problem(
+            args.network, n_samples=args.n_samples, kind=kind, random_state=args.random_state
+        )
+        source = f"{args.n_samples} rows sampled from {args.network} ({kind})"
+    else:
+        X, truth = _read_csv(args.data, args.kind)
+        source = f"{args.data} ({len(X)} rows)"
+    data = check_data(X)
+    score = _make_score(args.score, data.kind, args)
+    learner = _make_learner(args, score)
+    start = time.perf_counter()
+    learner.fit(data)
+    elapsed = time.perf_counter() - start
+    graph = learner.graph_
+    n_undirected = sum(1 for u, v in graph.edges() if graph.has_edge(v, u)) // 2
+    n_directed = graph.number_of_edges() - 2 * n_undirected
+    print(f"data        {source}, {data.n_features} variables")
+    print(f"learner     {learner!r}")
+    print(
+        f"result      {graph.graph['kind']}: {n_directed} directed and {n_undirected} "
+        f"undirected edges, learned in {elapsed:.2f} s"
+    )
+    print(f"score       {learner.score_:.2f}")
+    if truth is not None:
+        print("\nagainst the true network:")
+        print(structure_report(truth, graph))
+    if args.out:
+        from skbn.graph import write_graph
+
+        write_graph(graph, args.out)
+        print(f"graph       written to {args.out}")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from skbn.graph import plot_graph
+
+        title = f"{type(learner).__name__} on {args.network or args.data.name}"
+        ax = plot_graph(graph, truth=truth, title=title)
+        ax.figure.tight_layout()
+        ax.figure.savefig(args.plot, dpi=120)
+        print(f"picture     written to {args.plot}")
 
 
 def _list(details: bool) -> None:
@@ -127,10 +305,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = _parser().parse_args(argv)
     try:
-        if args.command == "networks" and args.action == "list":
+        if args.command == "learn":
+            _learn(args)
+        elif args.command == "networks" and args.action == "list":
             _list(args.details)
         elif args.command == "networks" and args.action == "sample":
             _sample(args)
+    except BrokenPipeError:  # output piped into a pager or head that closed early
+        return 0
     except (ValueError, TypeError, OSError) as exc:
         print(f"skbn: error: {exc}", file=sys.stderr)
         return 2

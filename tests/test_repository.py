@@ -49,6 +49,69 @@ def test_cli_samples_writes_data_and_picture(tmp_path, capsys):
     assert png.stat().st_size > 10_000
 
 
+def test_cli_learns_from_a_bundled_network_with_report_graph_and_picture(tmp_path, capsys):
+    out, png = tmp_path / "g.json", tmp_path / "g.png"
+    assert (
+        main(["learn", "--network", "asia", "-n", "3000", "--out", str(out), "--plot", str(png)])
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "against the true network" in text and "f1_arrowhead" in text
+    from skbn.graph import read_graph
+
+    assert read_graph(out).graph["kind"] == "dag"
+    assert png.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("learner, score", [("fges", "bic"), ("tabu", "bdeu"), ("hc", "k2")])
+def test_cli_learns_from_a_csv(tmp_path, capsys, learner, score):
+    from skbn.datasets import load_network
+
+    path = tmp_path / "d.csv"
+    load_network("cancer").sample(500, random_state=0).to_csv(path, index=False)
+    assert main(["learn", str(path), "--learner", learner, "--score", score]) == 0
+    assert "learner" in capsys.readouterr().out
+
+
+def test_cli_learns_gaussian_data(tmp_path, capsys):
+    assert (
+        main(
+            [
+                "learn",
+                "--network",
+                "asia",
+                "--kind",
+                "gaussian",
+                "--learner",
+                "fges",
+                "--score",
+                "bge",
+                "-n",
+                "500",
+            ]
+        )
+        == 0
+    )
+    assert "cpdag" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["learn", "missing.csv"], "no such file"),
+        (["learn", "--network", "asia", "--score", "bge"], "needs continuous data"),
+        (
+            ["learn", "--network", "asia", "--learner", "fges", "--max-indegree", "2"],
+            "--max-degree",
+        ),
+        (["learn", "--network", "asia", "--penalty-discount", "-1"], "penalty_discount"),
+    ],
+)
+def test_cli_learn_errors(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_cli_lists_networks(capsys):
     assert main(["networks", "list"]) == 0
     assert capsys.readouterr().out.split()[:3] == ["alarm", "andes", "asia"]
