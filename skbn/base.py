@@ -77,9 +77,13 @@ class BaseStructureLearner(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------------------
 
+    def _kind_source(self):
+        """Return the parameter object (score or CI test) that decides the data kind."""
+        return getattr(self, "criterion", None)
+
     def _data_kind(self) -> str:
-        score = getattr(self, "criterion", None)
-        return score.data_kind if isinstance(score, Score) else "auto"
+        source = self._kind_source()
+        return getattr(source, "data_kind", "auto") if source is not None else "auto"
 
     def _resolved_score(self, data) -> Score:
         score = getattr(self, "criterion", None)
@@ -110,7 +114,7 @@ class BaseStructureLearner(BaseEstimator):
             if kind == "auto":
                 raise
             raise ValueError(
-                f"{type(self).__name__} with criterion {self.criterion!r} needs {kind} data: {exc}"
+                f"{type(self).__name__} with {self._kind_source()!r} needs {kind} data: {exc}"
             ) from None
         self._check_params_for_data(data)
         A, graph_kind = self._learn(data)

@@ -5,10 +5,14 @@ Score-based learners search for a DAG (``HillClimb``, ``TabuSearch``) or a Marko
 equivalence class (``FGES``) that maximises a decomposable score from :mod:`skbn.scores`.
 Every learner also fits the network's parameters, so ``score_samples``/``score`` give
 held-out log-likelihoods for scikit-learn's model selection tools.
+
+Constraint-based learners (``PCStable``) build a skeleton from conditional-independence tests
+in :mod:`skbn.ci_tests` and orient it with colliders and Meek's rules.
 """
 
 from skbn.learners._fges import FGES
 from skbn.learners._hill_climb import HillClimb
+from skbn.learners._pc import PCStable
 from skbn.learners._tabu import TabuSearch
 
-__all__ = ["FGES", "HillClimb", "TabuSearch"]
+__all__ = ["FGES", "HillClimb", "PCStable", "TabuSearch"]

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import inspect
 
-__all__ = ["all_learners"]
+__all__ = ["all_learners", "d_separation_oracle"]
 
 #: Parameters that make a learner quick and deterministic in tests.
 INIT_PARAMS: dict[str, dict] = {
     "HillClimb": {"random_state": 0},
     "TabuSearch": {"random_state": 0},
     "FGES": {},
+    "PCStable": {},
 }
 
 
@@ -26,3 +27,29 @@ def all_learners() -> list[tuple[type, dict]]:
         if inspect.isclass(cls) and issubclass(cls, BaseStructureLearner):
             found.append((cls, INIT_PARAMS.get(name, {})))
     return found
+
+
+def d_separation_oracle(dag):
+    """Return a CI test that answers from d-separation in ``dag`` instead of data.
+
+    Its p-value is 1 when x and y are d-separated by the conditioning set and 0 otherwise, so
+    with any ``alpha`` in (0, 1) a constraint-based learner sees the true independencies. The
+    data passed to ``bind`` only supplies the column names (they must be the DAG's nodes).
+    """
+    import networkx as nx
+
+    from skbn.ci_tests._base import BoundCITest, CIResult, CITest
+
+    class _Bound(BoundCITest):
+        def _test(self, x, y, cond):
+            names = self.names
+            separated = nx.is_d_separator(dag, {names[x]}, {names[y]}, {names[c] for c in cond})
+            return CIResult(0.0, 1.0, 1.0 if separated else 0.0)
+
+    class DSeparationOracle(CITest):
+        data_kind = "discrete"
+
+        def _bind(self, data):
+            return _Bound(self, data)
+
+    return DSeparationOracle()

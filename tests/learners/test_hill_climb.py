@@ -135,7 +135,7 @@ def test_start_graph_is_used(asia):
         (dict(start_graph=nx.DiGraph([("asia", "tub"), ("tub", "asia")])), "nodes"),
         (dict(max_indegree=-1), "max_indegree"),
         (dict(criterion="bic"), "criterion"),
-        (dict(criterion=GaussianBIC()), "GaussianBIC.*needs gaussian data"),
+        (dict(criterion=GaussianBIC()), "HillClimb with GaussianBIC\\(\\) needs gaussian data"),
         (dict(tabu_length=1.5), "tabu_length"),
     ],
 )

@@ -1,0 +1,285 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Numba kernels for conditional-independence test statistics.
+
+Discrete tests count the three-way table of ``(x, y, z)`` where ``z`` is the mixed-radix
+configuration of the conditioning set (the same index as the family-score kernels), densely
+when the table is small and by sorting otherwise. One pass gives Pearson's X^2, the
+likelihood-ratio G^2 = 2 N MI, the James-Stein shrinkage MI statistic and two kinds of
+degrees of freedom. The Fisher-z kernel works on a correlation matrix.
+
+Every function trusts its input: the ``skbn.ci_tests`` layer validates before calling.
+"""
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from skbn._kernels.discrete import config_index
+
+_DENSE_LIMIT = 1 << 22
+
+
+@njit(cache=True, nogil=True)
+def _stratum(table, rx, ry, out):
+    """Add one stratum's X^2, G^2 and adjusted df to ``out`` = [x2, g2, df_adj]."""
+    n_z = 0.0
+    rows = np.zeros(rx)
+    cols = np.zeros(ry)
+    for a in range(rx):
+        for b in range(ry):
+            c = table[a * ry + b]
+            rows[a] += c
+            cols[b] += c
+            n_z += c
+    if n_z == 0.0:
+        return
+    nonzero_rows = 0
+    nonzero_cols = 0
+    for a in range(rx):
+        if rows[a] > 0:
+            nonzero_rows += 1
+    for b in range(ry):
+        if cols[b] > 0:
+            nonzero_cols += 1
+    out[2] += max(nonzero_rows - 1, 0) * max(nonzero_cols - 1, 0)
+    for a in range(rx):
+        if rows[a] == 0:
+            continue
+        for b in range(ry):
+            if cols[b] == 0:
+                continue
+            expected = rows[a] * cols[b] / n_z
+            c = table[a * ry + b]
+            out[0] += (c - expected) ** 2 / expected
+            if c > 0:
+                out[1] += 2.0 * c * math.log(c / expected)
+
+
+@njit(cache=True, nogil=True)
+def _shrink_stratum(table, rx, ry, lam, n, v, q_total, out):
+    """Add one observed stratum's shrinkage conditional MI to ``out[3]``."""
+    t_cell = lam / v
+    n_z = 0.0
+    for k in range(rx * ry):
+        n_z += table[k]
+    p_z = lam / q_total + (1.0 - lam) * n_z / n
+    for a in range(rx):
+        n_az = 0.0
+        for b in range(ry):
+            n_az += table[a * ry + b]
+        p_az = lam / (rx * q_total) + (1.0 - lam) * n_az / n
+        for b in range(ry):
+            n_bz = 0.0
+            for a2 in range(rx):
+                n_bz += table[a2 * ry + b]
+            p_bz = lam / (ry * q_total) + (1.0 - lam) * n_bz / n
+            p_abz = t_cell + (1.0 - lam) * table[a * ry + b] / n
+            if p_abz > 0.0:
+                out[3] += p_abz * math.log(p_abz * p_z / (p_az * p_bz))
+
+
+@njit(cache=True, nogil=True)
+def discrete_ci_statistics(codes, arities, x, y, cond):
+    """Statistics of the test of x independent of y given ``cond``.
+
+    Returns
+    -------
+    stats : float64 array of 6
+        ``[X^2, G^2, df_adjusted, shrinkage statistic 2 N MI_shrink, df_classic, lambda]``.
+        ``df_adjusted`` sums ``(non-empty rows - 1)(non-empty columns - 1)`` over the strata
+        that occur; ``df_classic`` is ``(r_x - 1)(r_y - 1) q``.
+    """
+    n = codes.shape[0]
+    z, q = config_index(codes, cond, arities)
+    rx = arities[x]
+    ry = arities[y]
+    cells = rx * ry
+    out = np.zeros(6)
+    # first pass: per-stratum tables -> X^2, G^2, df; and the sums needed for lambda
+    sum_p2 = 0.0
+    sum_dev2_obs = 0.0
+    n_obs_cells = 0.0
+    v = float(q) * cells
+    dense = q * cells <= _DENSE_LIMIT and q * cells <= 4 * n + 1024
+    if dense:
+        counts = np.zeros(q * cells)
+        for i in range(n):
+            counts[z[i] * cells + codes[i, x] * ry + codes[i, y]] += 1.0
+        for s in range(q):
+            table = counts[s * cells : (s + 1) * cells]
+            _stratum(table, rx, ry, out)
+            for k in range(cells):
+                if table[k] > 0:
+                    p_hat = table[k] / n
+                    sum_p2 += p_hat * p_hat
+                    sum_dev2_obs += (1.0 / v - p_hat) ** 2
+                    n_obs_cells += 1.0
+    else:
+        keys = np.empty(n, dtype=np.int64)
+        for i in range(n):
+            keys[i] = z[i] * cells + codes[i, x] * ry + codes[i, y]
+        keys.sort()
+        table = np.zeros(cells)
+        i = 0
+        while i < n:
+            stratum = keys[i] // cells
+            table[:] = 0.0
+            while i < n and keys[i] // cells == stratum:
+                table[keys[i] % cells] += 1.0
+                i += 1
+            _stratum(table, rx, ry, out)
+            for k in range(cells):
+                if table[k] > 0:
+                    p_hat = table[k] / n
+                    sum_p2 += p_hat * p_hat
+                    sum_dev2_obs += (1.0 / v - p_hat) ** 2
+                    n_obs_cells += 1.0
+    # James-Stein shrinkage intensity towards the uniform table (Hausser & Strimmer 2009)
+    denominator = (n - 1.0) * (sum_dev2_obs + (v - n_obs_cells) / (v * v))
+    lam = 1.0 if denominator <= 0.0 else (1.0 - sum_p2) / denominator
+    lam = min(max(lam, 0.0), 1.0)
+    out[5] = lam
+    # second pass over the observed strata for the shrinkage MI (empty strata contribute 0)
+    if dense:
+        for s in range(q):
+            table = counts[s * cells : (s + 1) * cells]
+            if table.sum() > 0:
+                _shrink_stratum(table, rx, ry, lam, n, v, float(q), out)
+    else:
+        i = 0
+        while i < n:
+            stratum = keys[i] // cells
+            table[:] = 0.0
+            while i < n and keys[i] // cells == stratum:
+                table[keys[i] % cells] += 1.0
+                i += 1
+            _shrink_stratum(table, rx, ry, lam, n, v, float(q), out)
+    out[3] = 2.0 * n * max(out[3], 0.0)
+    out[4] = (rx - 1.0) * (ry - 1.0) * q
+    return out
+
+
+@njit(cache=True, nogil=True)
+def partial_correlation(corr, x, y, cond):
+    """Partial correlation of x and y given ``cond`` from a correlation matrix.
+
+    Inverts the correlation block of ``[x, y] + cond`` (Gauss-Jordan with partial pivoting);
+    ``rho = -P_xy / sqrt(P_xx P_yy)``. A singular block (collinear variables) gives 0.
+    """
+    k = cond.shape[0] + 2
+    idx = np.empty(k, dtype=np.int64)
+    idx[0] = x
+    idx[1] = y
+    idx[2:] = cond
+    a = np.empty((k, 2 * k))
+    for i in range(k):
+        for j in range(k):
+            a[i, j] = corr[idx[i], idx[j]]
+            a[i, k + j] = 1.0 if i == j else 0.0
+    for col in range(k):
+        pivot = col
+        for r in range(col + 1, k):
+            if abs(a[r, col]) > abs(a[pivot, col]):
+                pivot = r
+        if abs(a[pivot, col]) < 1e-12:
+            return 0.0
+        if pivot != col:
+            for j in range(2 * k):
+                tmp = a[col, j]
+                a[col, j] = a[pivot, j]
+                a[pivot, j] = tmp
+        inv = 1.0 / a[col, col]
+        for j in range(2 * k):
+            a[col, j] *= inv
+        for r in range(k):
+            if r != col and a[r, col] != 0.0:
+                f = a[r, col]
+                for j in range(2 * k):
+                    a[r, j] -= f * a[col, j]
+    pxx = a[0, k]
+    pyy = a[1, k + 1]
+    pxy = a[0, k + 1]
+    if pxx <= 0.0 or pyy <= 0.0:
+        return 0.0
+    rho = -pxy / math.sqrt(pxx * pyy)
+    return min(max(rho, -1.0 + 1e-15), 1.0 - 1e-15)
+
+
+@njit(cache=True, nogil=True)
+def fisher_z(corr, n, x, y, cond):
+    """Fisher's z statistic ``sqrt(n - |cond| - 3) * atanh(rho)`` (0 if n is too small)."""
+    dof = n - cond.shape[0] - 3
+    if dof <= 0:
+        return 0.0
+    return math.sqrt(dof) * math.atanh(partial_correlation(corr, x, y, cond))
+
+
+@njit(cache=True)
+def _next_combination(comb, m):
+    """Advance ``comb`` (increasing indices into range(m)) in lexicographic order."""
+    k = comb.shape[0]
+    i = k - 1
+    while i >= 0 and comb[i] == m - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    comb[i] += 1
+    for j in range(i + 1, k):
+        comb[j] = comb[j - 1] + 1
+    return True
+
+
+@njit(cache=True, parallel=True)
+def pc_level_fisher_z(corr, n, neighbours, degrees, pairs, level, z_crit):
+    """One PC-Stable level with Fisher-z tests, all edges in parallel.
+
+    Parameters
+    ----------
+    corr : float64 (p, p)
+    n : int
+    neighbours : int64 (p, max_degree)
+        Frozen adjacencies of this level; row v holds v's neighbours in the order subsets
+        are enumerated (by name), padded with -1.
+    degrees : int64 (p,)
+    pairs : int64 (m, 2)
+        Ordered pairs (x, y) to test: conditioning sets come from x's neighbours minus y.
+    level : int
+        Size of the conditioning sets.
+    z_crit : float
+        Independence is accepted when |z| < z_crit (p-value above alpha).
+
+    Returns
+    -------
+    removed : bool (m,)
+    sepsets : int64 (m, level)
+        The first separating set found (in lexicographic order of the neighbour list).
+    """
+    m = pairs.shape[0]
+    removed = np.zeros(m, dtype=np.bool_)
+    sepsets = np.full((m, max(level, 1)), -1, dtype=np.int64)
+    for e in prange(m):
+        x = pairs[e, 0]
+        y = pairs[e, 1]
+        pool = np.empty(degrees[x], dtype=np.int64)
+        size = 0
+        for j in range(degrees[x]):
+            v = neighbours[x, j]
+            if v != y:
+                pool[size] = v
+                size += 1
+        if size < level:
+            continue
+        comb = np.arange(level)
+        cond = np.empty(level, dtype=np.int64)
+        while True:
+            for j in range(level):
+                cond[j] = pool[comb[j]]
+            if abs(fisher_z(corr, n, x, y, cond)) < z_crit:
+                removed[e] = True
+                for j in range(level):
+                    sepsets[e, j] = cond[j]
+                break
+            if level == 0 or not _next_combination(comb, size):
+                break
+    return removed, sepsets

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Conditional-independence tests for constraint-based and hybrid structure learning.
+
+A test is a small parameter object (``ChiSquare()``, ``GSquare()``, ``ShrinkageMI()``,
+``FisherZ()``). ``test.bind(X)`` validates the data once; ``bound.test(x, y, cond)`` returns
+a :class:`CIResult` ``(statistic, dof, pvalue)``. Discrete tests count with numba kernels and
+take their p-values from the chi-square distribution (scipy); Fisher's z works from the
+correlation matrix.
+"""
+
+from skbn.ci_tests._base import BoundCITest, CIResult, CITest
+from skbn.ci_tests._discrete import ChiSquare, GSquare, ShrinkageMI
+from skbn.ci_tests._gaussian import FisherZ
+
+__all__ = ["BoundCITest", "CIResult", "CITest", "ChiSquare", "FisherZ", "GSquare", "ShrinkageMI"]

@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: BSD-3-Clause
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn.ci_tests import ChiSquare, FisherZ
+from skbn.datasets import load_network, make_erdos_renyi_dag, make_problem
+from skbn.graph import dag_to_cpdag, skeleton
+from skbn.learners import PCStable
+from skbn.metrics import shd
+from skbn.utils.testing import d_separation_oracle
+
+
+def _skeleton(graph):
+    return {frozenset(e) for e in skeleton(graph).edges()}
+
+
+@pytest.mark.parametrize("name", ["asia", "sachs", "child", "insurance", "alarm"])
+def test_d_separation_oracle_recovers_the_true_cpdag(name):
+    bn = load_network(name)
+    X = bn.sample(50, random_state=0)  # only the column names matter to the oracle
+    pc = PCStable(d_separation_oracle(bn.graph), alpha=0.5).fit(X)
+    assert pc.n_conflicts_ == 0
+    assert pc.graph_.graph["kind"] == "cpdag"
+    assert shd(bn.graph, pc.graph_) == 0
+    # every separating set really separates
+    for pair, sep in pc.sepsets_.items():
+        u, v = tuple(pair)
+        assert nx.is_d_separator(bn.graph, {u}, {v}, set(sep))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_output_does_not_depend_on_the_column_order(seed):
+    bn = load_network("alarm")
+    X = bn.sample(3000, random_state=1)
+    reference = PCStable(ChiSquare(), alpha=0.05).fit(X)
+    perm = np.random.default_rng(seed).permutation(X.shape[1])
+    shuffled = PCStable(ChiSquare(), alpha=0.05).fit(X.iloc[:, perm])
+    assert _skeleton(shuffled.graph_) == _skeleton(reference.graph_)
+    assert shuffled.sepsets_ == reference.sepsets_
+    assert set(shuffled.graph_.edges()) == set(reference.graph_.edges())
+
+
+def test_gaussian_output_does_not_depend_on_the_column_order():
+    X, _ = make_problem(make_erdos_renyi_dag(40, 60, random_state=0), n_samples=500, random_state=0)
+    reference = PCStable().fit(X)
+    shuffled = PCStable().fit(X.iloc[:, np.random.default_rng(0).permutation(40)])
+    assert set(shuffled.graph_.edges()) == set(reference.graph_.edges())
+
+
+def test_parallel_levels_give_the_serial_result():
+    X = load_network("alarm").sample(2000, random_state=0)
+    serial = PCStable(ChiSquare()).fit(X)
+    threaded = PCStable(ChiSquare(), n_jobs=2).fit(X)
+    assert set(threaded.graph_.edges()) == set(serial.graph_.edges())
+    assert threaded.sepsets_ == serial.sepsets_
+    Xg, _ = make_problem(
+        make_erdos_renyi_dag(60, 90, random_state=1), n_samples=400, random_state=1
+    )
+    assert set(PCStable(n_jobs=1).fit(Xg).graph_.edges()) == set(
+        PCStable(n_jobs=2).fit(Xg).graph_.edges()
+    )
+
+
+@pytest.mark.parametrize("name, n", [("asia", 20000), ("alarm", 100000)])
+def test_recovers_a_gaussian_skeleton_at_large_n(name, n):
+    X, truth = make_problem(name, n_samples=n, random_state=0)
+    pc = PCStable(FisherZ(), alpha=0.01).fit(X)
+    assert _skeleton(pc.graph_) == _skeleton(truth)
+
+
+def test_max_cond_size_limits_the_levels():
+    X = load_network("alarm").sample(2000, random_state=0)
+    pc = PCStable(max_cond_size=1).fit(X)
+    assert len(pc.n_tests_levels_) <= 2
+    assert all(len(s) <= 1 for s in pc.sepsets_.values())
+
+
+def test_background_knowledge():
+    bn = load_network("asia")
+    X = bn.sample(20000, random_state=0)
+    oracle = d_separation_oracle(bn.graph)
+    pc = PCStable(
+        oracle,
+        alpha=0.5,
+        required_edges=[("asia", "xray")],
+        forbidden_edges=[("smoke", "lung"), ("lung", "smoke"), ("bronc", "dysp")],
+    ).fit(X)
+    g = pc.graph_
+    assert g.has_edge("asia", "xray") and not g.has_edge("xray", "asia")
+    assert not g.has_edge("smoke", "lung") and not g.has_edge("lung", "smoke")
+    assert g.has_edge("dysp", "bronc") is False or g.has_edge("bronc", "dysp") is False
+    assert g.graph["kind"] == "pdag"
+    with pytest.raises(ValueError, match="also forbidden"):
+        PCStable(required_edges=[("asia", "tub")], forbidden_edges=[("asia", "tub")]).fit(X)
+
+
+def test_conflicting_colliders_stay_undirected():
+    # a and c independent, b and d independent, but the four-cycle a-b-c-d-a with colliders
+    # at every node: the oracle of two colliders that point at each other
+    g = nx.DiGraph([("a", "b"), ("c", "b"), ("c", "d"), ("e", "d")])
+    X = pd.DataFrame({v: [0, 1] for v in "abcde"})
+    pc = PCStable(d_separation_oracle(g), alpha=0.5).fit(X)
+    assert shd(dag_to_cpdag(g), pc.graph_) == 0
+
+
+def test_wrong_kind_of_test_is_refused():
+    X = load_network("asia").sample(100, random_state=0)
+    with pytest.raises(ValueError, match="PCStable with FisherZ\\(\\) needs gaussian data"):
+        PCStable(FisherZ()).fit(X)
+    with pytest.raises(ValueError, match="alpha"):
+        PCStable(alpha=1.5).fit(X)
