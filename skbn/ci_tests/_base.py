@@ -76,5 +76,16 @@ class BoundCITest:
             raise ValueError("x, y and the conditioning set must be distinct variables.")
         return self._test(xi, yi, ci)
 
+    def log_pvalue(self, x: int, y: int, cond: np.ndarray) -> float:
+        """Natural log of the p-value (column indices), exact where the p-value underflows.
+
+        Searches that rank associations (MMPC) need it: strong dependencies all have
+        p-value 0.0 in floating point, but distinct log p-values.
+        """
+        return self._log_pvalue(int(x), int(y), np.asarray(cond, dtype=np.int64))
+
     def _test(self, x: int, y: int, cond: np.ndarray) -> CIResult:  # pragma: no cover
+        raise NotImplementedError
+
+    def _log_pvalue(self, x: int, y: int, cond: np.ndarray) -> float:  # pragma: no cover
         raise NotImplementedError

@@ -21,12 +21,18 @@ class _BoundDiscrete(BoundCITest):
         self._codes = data.codes
         self._arities = data.arities
 
-    def _test(self, x, y, cond):
+    def _statistic(self, x, y, cond):
         out = discrete_ci_statistics(self._codes, self._arities, x, y, cond)
-        statistic = float(out[self._which])
-        dof = float(out[_DF_ADJ] if self._adjust else out[_DF_CLASSIC])
+        return float(out[self._which]), float(out[_DF_ADJ] if self._adjust else out[_DF_CLASSIC])
+
+    def _test(self, x, y, cond):
+        statistic, dof = self._statistic(x, y, cond)
         pvalue = 1.0 if dof <= 0 else float(stats.chi2.sf(statistic, dof))
         return CIResult(statistic, dof, pvalue)
+
+    def _log_pvalue(self, x, y, cond):
+        statistic, dof = self._statistic(x, y, cond)
+        return 0.0 if dof <= 0 else float(stats.chi2.logsf(statistic, dof))
 
 
 _DF_DOC = """adjust_df : bool, default=True

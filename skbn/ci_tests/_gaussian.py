@@ -22,6 +22,10 @@ class _BoundFisherZ(BoundCITest):
         dof = float(self.n_samples - len(cond) - 3)
         return CIResult(z, dof, float(2 * stats.norm.sf(abs(z))))
 
+    def _log_pvalue(self, x, y, cond):
+        z = float(fisher_z(self.correlation, self.n_samples, x, y, cond))
+        return float(np.log(2.0) + stats.norm.logsf(abs(z)))
+
 
 class FisherZ(CITest):
     """Fisher's z test: ``z = sqrt(n - |S| - 3) atanh(rho(x, y | S))``, two-sided normal.

@@ -7,12 +7,14 @@ Every learner also fits the network's parameters, so ``score_samples``/``score``
 held-out log-likelihoods for scikit-learn's model selection tools.
 
 Constraint-based learners (``PCStable``) build a skeleton from conditional-independence tests
-in :mod:`skbn.ci_tests` and orient it with colliders and Meek's rules.
+in :mod:`skbn.ci_tests` and orient it with colliders and Meek's rules; the hybrid ``MMHC``
+restricts hill climbing to a skeleton found by tests.
 """
 
 from skbn.learners._fges import FGES
 from skbn.learners._hill_climb import HillClimb
+from skbn.learners._mmhc import MMHC
 from skbn.learners._pc import PCStable
 from skbn.learners._tabu import TabuSearch
 
-__all__ = ["FGES", "HillClimb", "PCStable", "TabuSearch"]
+__all__ = ["FGES", "MMHC", "HillClimb", "PCStable", "TabuSearch"]
