@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from scipy import stats
+import numpy as np
+from scipy import special, stats
 
 from skbn._kernels.ci import discrete_ci_statistics
 from skbn.ci_tests._base import BoundCITest, CIResult, CITest
@@ -27,12 +28,17 @@ class _BoundDiscrete(BoundCITest):
 
     def _test(self, x, y, cond):
         statistic, dof = self._statistic(x, y, cond)
-        pvalue = 1.0 if dof <= 0 else float(stats.chi2.sf(statistic, dof))
+        # chdtrc is scipy's chi-square survival function as a bare ufunc (no per-call
+        # distribution-object overhead, which dominated PC's run time)
+        pvalue = 1.0 if dof <= 0 else float(special.chdtrc(dof, statistic))
         return CIResult(statistic, dof, pvalue)
 
     def _log_pvalue(self, x, y, cond):
         statistic, dof = self._statistic(x, y, cond)
-        return 0.0 if dof <= 0 else float(stats.chi2.logsf(statistic, dof))
+        if dof <= 0:
+            return 0.0
+        pvalue = special.chdtrc(dof, statistic)
+        return float(np.log(pvalue)) if pvalue > 1e-300 else float(stats.chi2.logsf(statistic, dof))
 
 
 _DF_DOC = """adjust_df : bool, default=True

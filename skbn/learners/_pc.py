@@ -31,17 +31,29 @@ def _name_order(names) -> np.ndarray:
     return rank
 
 
-def _separate_discrete(bound, alpha, x, y, pool, level):
-    """First conditioning set (lexicographic in ``pool``) that separates x and y, or None."""
+def _separate_discrete(bound, alpha, x, y, pool, level, cache):
+    """First conditioning set (lexicographic in ``pool``) that separates x and y, or None.
+
+    ``cache`` maps (min(x, y), max(x, y), set) to the p-value: the same test comes up from
+    both ends of an edge.
+    """
+    lo, hi = min(x, y), max(x, y)
     for cond in itertools.combinations(pool, level):
-        if bound._test(x, y, np.array(cond, dtype=np.int64)).pvalue > alpha:
+        key = (lo, hi, frozenset(cond))
+        pvalue = cache.get(key)
+        if pvalue is None:
+            pvalue = bound._test(x, y, np.array(cond, dtype=np.int64)).pvalue
+            cache[key] = pvalue
+        if pvalue > alpha:
             return cond
     return None
 
 
-def _level_discrete(bound, alpha, pairs, pools, level, n_jobs):
+def _level_discrete(bound, alpha, pairs, pools, level, n_jobs, cache):
     def run(chunk):
-        return [_separate_discrete(bound, alpha, x, y, pools[k], level) for k, (x, y) in chunk]
+        return [
+            _separate_discrete(bound, alpha, x, y, pools[k], level, cache) for k, (x, y) in chunk
+        ]
 
     indexed = list(enumerate(pairs))
     if n_jobs in (None, 1) or len(indexed) < 64:
@@ -211,6 +223,7 @@ class PCStable(BaseStructureLearner):
         np.fill_diagonal(adj, False)
         keep = required | required.T
         sepsets: dict = {}
+        cache: dict = {}
         levels = []
         gaussian = isinstance(bound.ci_test, FisherZ)
         z_crit = float(stats.norm.isf(self.alpha / 2))
@@ -250,7 +263,7 @@ class PCStable(BaseStructureLearner):
                 ]
             else:
                 pools = [[v for v in neighbours[x] if v != y] for x, y in pairs]
-                found = _level_discrete(bound, self.alpha, pairs, pools, level, self.n_jobs)
+                found = _level_discrete(bound, self.alpha, pairs, pools, level, self.n_jobs, cache)
             # apply the level's removals; a pair separated from both ends keeps the set found
             # from its end that comes first by name
             for (x, y), cond in sorted(
