@@ -84,7 +84,7 @@ def orient_pc(
                 x, y = nbrs[i], nbrs[j]
                 if adj[x, y]:
                     continue
-                if z not in sepsets.get(frozenset((x, y)), ()):
+                if all(z not in sep for sep in sepsets.get(frozenset((x, y)), ())):
                     arrows.add((x, z))
                     arrows.add((y, z))
     conflicts = {(a, b) for a, b in arrows if (b, a) in arrows}
@@ -111,9 +111,10 @@ class PCStable(BaseStructureLearner):
     set of ``l`` neighbours, and the adjacencies are frozen during the level, so the skeleton
     does not depend on the order of the variables (Colombo & Maathuis 2014). Conditioning sets
     are enumerated in the order of the variable *names*, so the separating sets do not depend
-    on the column order either. Unshielded triples whose middle node is not in the separating
-    set become colliders; an edge that two colliders orient in opposite directions is left
-    undirected; Meek's rules then orient what follows.
+    on the column order either. An unshielded triple x - z - y becomes a collider when z is in
+    none of the separating sets found for (x, y) (from either end, as causal-learn does); an
+    edge that two colliders orient in opposite directions is left undirected; Meek's rules,
+    applied in name order, then orient what follows.
 
     Parameters
     ----------
@@ -141,7 +142,8 @@ class PCStable(BaseStructureLearner):
         ``graph_.graph["kind"]`` is "cpdag", or "pdag" when background knowledge or
         orientation conflicts leave a graph that is not a CPDAG.
     sepsets_ : dict
-        ``frozenset({u, v}) -> tuple`` of the separating set found for each removed pair.
+        ``frozenset({u, v}) -> list of tuple``: the separating sets found for each removed
+        pair (one per end that found one in the level where the pair was removed).
     n_conflicts_ : int
         Edges left undirected because two colliders oriented them in opposite directions.
     n_tests_levels_ : list of int
@@ -264,16 +266,17 @@ class PCStable(BaseStructureLearner):
             else:
                 pools = [[v for v in neighbours[x] if v != y] for x, y in pairs]
                 found = _level_discrete(bound, self.alpha, pairs, pools, level, self.n_jobs, cache)
-            # apply the level's removals; a pair separated from both ends keeps the set found
-            # from its end that comes first by name
+            # apply the level's removals; a pair separated from both ends keeps both sets,
+            # the one found from the end that comes first by name first
             for (x, y), cond in sorted(
                 zip(pairs, found), key=lambda t: (rank[t[0][0]], rank[t[0][1]])
             ):
                 if cond is None:
                     continue
-                key = frozenset((x, y))
-                if key not in sepsets:
-                    sepsets[key] = tuple(sorted(cond, key=lambda v: rank[v]))
+                found_set = tuple(sorted(cond, key=lambda v: rank[v]))
+                sets = sepsets.setdefault(frozenset((x, y)), [])
+                if found_set not in sets:
+                    sets.append(found_set)
                 adj[x, y] = adj[y, x] = False
             if self.verbose:
                 print(f"PCStable level {level}: {int(adj.sum() // 2)} adjacencies left")
@@ -297,8 +300,8 @@ class PCStable(BaseStructureLearner):
         A, conflicts = orient_pc(adj, sepsets, rank, required, forbidden)
         names = data.names
         self.sepsets_ = {
-            frozenset((names[u], names[v])): tuple(names[s] for s in sep)
-            for (u, v), sep in ((tuple(k), s) for k, s in sepsets.items())
+            frozenset(names[u] for u in pair): [tuple(names[s] for s in sep) for sep in sets]
+            for pair, sets in sepsets.items()
         }
         self.n_conflicts_ = conflicts
         self.n_tests_levels_ = levels
