@@ -61,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-LEARNERS = ("hc", "tabu", "fges")
+LEARNERS = ("hc", "tabu", "fges", "pc", "mmhc")
+TESTS = ("g2", "x2", "mi-sh", "fisher-z")
 SCORES = ("bic", "aic", "ebic", "bdeu", "k2", "bge")
 
 
@@ -94,7 +95,16 @@ def _add_learn(commands) -> None:
         "--learner",
         choices=LEARNERS,
         default="hc",
-        help="hc (hill climbing, default), tabu (tabu search) or fges",
+        help="hc (hill climbing, default), tabu (tabu search), fges, pc (PC-Stable) or mmhc",
+    )
+    learn.add_argument(
+        "--test",
+        choices=TESTS,
+        default=None,
+        help="pc/mmhc: CI test (default: g2 on discrete data, fisher-z on continuous data)",
+    )
+    learn.add_argument(
+        "--alpha", type=float, default=0.05, help="pc/mmhc: significance level (default: 0.05)"
     )
     learn.add_argument(
         "--score",
@@ -150,9 +160,35 @@ def _make_score(name: str, kind: str, args):
     return scores.BGe()
 
 
-def _make_learner(args, score):
-    from skbn.learners import FGES, HillClimb, TabuSearch
+def _make_test(name: str | None, kind: str):
+    from skbn import ci_tests
 
+    if name is None:
+        return None
+    if (name == "fisher-z") != (kind == "gaussian"):
+        wanted = "continuous" if name == "fisher-z" else "discrete"
+        raise ValueError(f"test {name!r} needs {wanted} data.")
+    return {
+        "g2": ci_tests.GSquare,
+        "x2": ci_tests.ChiSquare,
+        "mi-sh": ci_tests.ShrinkageMI,
+        "fisher-z": ci_tests.FisherZ,
+    }[name]()
+
+
+def _make_learner(args, score, test):
+    from skbn.learners import FGES, MMHC, HillClimb, PCStable, TabuSearch
+
+    if args.learner == "pc":
+        return PCStable(test, alpha=args.alpha)
+    if args.learner == "mmhc":
+        return MMHC(
+            test,
+            score,
+            alpha=args.alpha,
+            max_indegree=args.max_indegree,
+            random_state=args.random_state,
+        )
     if args.learner == "fges":
         if args.max_indegree is not None:
             raise ValueError("--max-indegree applies to hc and tabu; fges takes --max-degree.")
@@ -201,7 +237,7 @@ def _learn(args: argparse.Namespace) -> None:
         source = f"{args.data} ({len(X)} rows)"
     data = check_data(X)
     score = _make_score(args.score, data.kind, args)
-    learner = _make_learner(args, score)
+    learner = _make_learner(args, score, _make_test(args.test, data.kind))
     start = time.perf_counter()
     learner.fit(data)
     elapsed = time.perf_counter() - start
@@ -214,7 +250,8 @@ def _learn(args: argparse.Namespace) -> None:
         f"result      {graph.graph['kind']}: {n_directed} directed and {n_undirected} "
         f"undirected edges, learned in {elapsed:.2f} s"
     )
-    print(f"score       {learner.score_:.2f}")
+    if hasattr(learner, "score_"):
+        print(f"score       {learner.score_:.2f}")
     if truth is not None:
         print("\nagainst the true network:")
         print(structure_report(truth, graph))

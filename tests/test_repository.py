@@ -69,7 +69,10 @@ def test_cli_learns_from_a_bundled_network_with_report_graph_and_picture(tmp_pat
     assert png.stat().st_size > 10_000
 
 
-@pytest.mark.parametrize("learner, score", [("fges", "bic"), ("tabu", "bdeu"), ("hc", "k2")])
+@pytest.mark.parametrize(
+    "learner, score",
+    [("fges", "bic"), ("tabu", "bdeu"), ("hc", "k2"), ("pc", "bic"), ("mmhc", "bdeu")],
+)
 def test_cli_learns_from_a_csv(tmp_path, capsys, learner, score):
     from skbn.datasets import load_network
 
@@ -111,6 +114,11 @@ def test_cli_learns_gaussian_data(tmp_path, capsys):
             "--max-degree",
         ),
         (["learn", "--network", "asia", "--penalty-discount", "-1"], "penalty_discount"),
+        (
+            ["learn", "--network", "asia", "--learner", "pc", "--test", "fisher-z"],
+            "needs continuous data",
+        ),
+        (["learn", "--network", "asia", "--learner", "pc", "--alpha", "2"], "alpha"),
     ],
 )
 def test_cli_learn_errors(argv, message, capsys):
