@@ -20,13 +20,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
-import time
 import warnings
 
 import networkx as nx
 import numpy as np
 import pandas as pd
+from _common import available, timed
 
 from skbn.ci_tests import ChiSquare, FisherZ
 from skbn.datasets import load_network, make_erdos_renyi_dag, make_problem
@@ -35,17 +34,6 @@ from skbn.learners import MMHC, PCStable
 from skbn.metrics import adjacency_precision_recall_f1, structure_report
 
 ROWS: list[dict] = []
-
-
-def timed(fn, repeats, slow_seconds):
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-        if times[-1] > slow_seconds:
-            break
-    return statistics.median(times), result, len(times)
 
 
 def record(workload, library, seconds, runs, graph, truth, reference):
@@ -69,16 +57,6 @@ def record(workload, library, seconds, runs, graph, truth, reference):
         f"skeleton F1 vs skbn {same:.3f}",
         flush=True,
     )
-
-
-def available(module):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            __import__(module)
-        return True
-    except ImportError:
-        return False
 
 
 def _codes(X):

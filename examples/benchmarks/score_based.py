@@ -20,17 +20,15 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
-import time
-from collections.abc import Callable
 
 import networkx as nx
 import numpy as np
 import pandas as pd
+from _common import available, timed
 
 from skbn.datasets import load_network, make_erdos_renyi_dag, make_problem
 from skbn.graph import from_adjacency, pdag_to_dag
@@ -39,18 +37,6 @@ from skbn.metrics import structure_report
 from skbn.scores import BIC, BDeu, GaussianBIC
 
 ROWS: list[dict] = []
-
-
-def timed(fn: Callable, repeats: int, slow_seconds: float):
-    """Run ``fn`` up to ``repeats`` times; return (median seconds, last result, runs)."""
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-        if times[-1] > slow_seconds:
-            break
-    return statistics.median(times), result, len(times)
 
 
 def record(workload, library, seconds, runs, graph, truth, score, X, note=""):
@@ -137,14 +123,6 @@ def causallearn_ges(X, score_func):
             elif G[i, j] == -1 and G[j, i] == -1:
                 A[i, j] = A[j, i] = 1
     return from_adjacency(A, list(X.columns), kind="cpdag")
-
-
-def available(module: str) -> bool:
-    try:
-        __import__(module)
-        return True
-    except ImportError:
-        return False
 
 
 # -- workloads ---------------------------------------------------------------------------------

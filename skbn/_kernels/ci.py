@@ -80,6 +80,17 @@ def _shrink_stratum(table, rx, ry, lam, n, v, q_total, out):
 
 
 @njit(cache=True, nogil=True)
+def _cell_sums(table, n, v, sums):
+    """Add a stratum's observed cells to the sums behind the shrinkage intensity."""
+    for k in range(table.shape[0]):
+        if table[k] > 0:
+            p_hat = table[k] / n
+            sums[0] += p_hat * p_hat
+            sums[1] += (1.0 / v - p_hat) ** 2
+            sums[2] += 1.0
+
+
+@njit(cache=True, nogil=True)
 def discrete_ci_statistics(codes, arities, x, y, cond):
     """Statistics of the test of x independent of y given ``cond``.
 
@@ -97,9 +108,7 @@ def discrete_ci_statistics(codes, arities, x, y, cond):
     cells = rx * ry
     out = np.zeros(6)
     # first pass: per-stratum tables -> X^2, G^2, df; and the sums needed for lambda
-    sum_p2 = 0.0
-    sum_dev2_obs = 0.0
-    n_obs_cells = 0.0
+    sums = np.zeros(3)  # sum p^2, sum (1/V - p)^2 and count over the observed cells
     v = float(q) * cells
     dense = q * cells <= _DENSE_LIMIT and q * cells <= 4 * n + 1024
     if dense:
@@ -109,12 +118,7 @@ def discrete_ci_statistics(codes, arities, x, y, cond):
         for s in range(q):
             table = counts[s * cells : (s + 1) * cells]
             _stratum(table, rx, ry, out)
-            for k in range(cells):
-                if table[k] > 0:
-                    p_hat = table[k] / n
-                    sum_p2 += p_hat * p_hat
-                    sum_dev2_obs += (1.0 / v - p_hat) ** 2
-                    n_obs_cells += 1.0
+            _cell_sums(table, n, v, sums)
     else:
         keys = np.empty(n, dtype=np.int64)
         for i in range(n):
@@ -129,15 +133,10 @@ def discrete_ci_statistics(codes, arities, x, y, cond):
                 table[keys[i] % cells] += 1.0
                 i += 1
             _stratum(table, rx, ry, out)
-            for k in range(cells):
-                if table[k] > 0:
-                    p_hat = table[k] / n
-                    sum_p2 += p_hat * p_hat
-                    sum_dev2_obs += (1.0 / v - p_hat) ** 2
-                    n_obs_cells += 1.0
+            _cell_sums(table, n, v, sums)
     # James-Stein shrinkage intensity towards the uniform table (Hausser & Strimmer 2009)
-    denominator = (n - 1.0) * (sum_dev2_obs + (v - n_obs_cells) / (v * v))
-    lam = 1.0 if denominator <= 0.0 else (1.0 - sum_p2) / denominator
+    denominator = (n - 1.0) * (sums[1] + (v - sums[2]) / (v * v))
+    lam = 1.0 if denominator <= 0.0 else (1.0 - sums[0]) / denominator
     lam = min(max(lam, 0.0), 1.0)
     out[5] = lam
     # second pass over the observed strata for the shrinkage MI (empty strata contribute 0)

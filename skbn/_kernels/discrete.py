@@ -51,20 +51,23 @@ def config_index(codes, parents, arities):
 
 
 @njit(cache=True)
+def _dirichlet(kind, param, q, r):
+    """Dirichlet parameters (per cell, per configuration) of the Bayesian family scores."""
+    if kind == BDEU:
+        return param / (q * r), param / q
+    if kind == K2:
+        return 1.0, float(r)
+    return 0.0, 0.0
+
+
+@njit(cache=True)
 def _score_dense(index, q, child_codes, r, kind, param):
     n = index.shape[0]
     counts = np.zeros(q * r, dtype=np.int64)
     for i in range(n):
         counts[index[i] * r + child_codes[i]] += 1
     total = 0.0
-    a_jk = 0.0
-    a_j = 0.0
-    if kind == BDEU:
-        a_jk = param / (q * r)
-        a_j = param / q
-    elif kind == K2:
-        a_jk = 1.0
-        a_j = float(r)
+    a_jk, a_j = _dirichlet(kind, param, q, r)
     for j in range(q):
         n_j = 0
         for k in range(r):
@@ -92,14 +95,7 @@ def _score_sorted(index, q, child_codes, r, kind, param):
     for i in range(n):
         keys[i] = index[i] * r + child_codes[i]
     keys.sort()
-    a_jk = 0.0
-    a_j = 0.0
-    if kind == BDEU:
-        a_jk = param / (q * r)
-        a_j = param / q
-    elif kind == K2:
-        a_jk = 1.0
-        a_j = float(r)
+    a_jk, a_j = _dirichlet(kind, param, q, r)
     total = 0.0
     i = 0
     while i < n:

@@ -9,8 +9,7 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from skbn.data import check_data
-from skbn.utils._param_validation import validate_params_of
+from skbn.utils._binding import DataBound, check_data_for
 
 __all__ = ["CITest", "BoundCITest", "CIResult"]
 
@@ -36,37 +35,18 @@ class CITest(BaseEstimator):
 
     def bind(self, X) -> BoundCITest:
         """Validate ``X`` for this test and return a bound tester."""
-        validate_params_of(self)
-        try:
-            data = check_data(X, kind=self.data_kind)
-        except ValueError as exc:
-            raise ValueError(f"{type(self).__name__} needs {self.data_kind} data: {exc}") from None
-        return self._bind(data)
+        return self._bind(check_data_for(self, X))
 
     def _bind(self, data) -> BoundCITest:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
-class BoundCITest:
+class BoundCITest(DataBound):
     """A CI test bound to one data set."""
 
     def __init__(self, test: CITest, data) -> None:
+        super().__init__(data)
         self.ci_test = test
-        self.data = data
-        self.names = data.names
-        self.n_samples = data.n_samples
-        self.n_features = data.n_features
-        self._index = {name: j for j, name in enumerate(self.names)}
-
-    def _resolve(self, node) -> int:
-        if isinstance(node, (int, np.integer)) and not isinstance(node, bool):
-            if not 0 <= node < self.n_features:
-                raise ValueError(f"Variable index {node} is out of range.")
-            return int(node)
-        try:
-            return self._index[node]
-        except KeyError:
-            raise ValueError(f"{node!r} is not a variable of the data.") from None
 
     def test(self, x, y, cond: Iterable = ()) -> CIResult:
         """Test ``x`` independent of ``y`` given ``cond`` (names or column indices)."""

@@ -9,10 +9,10 @@ import networkx as nx
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from skbn.data import DiscreteData, GaussianData, check_data
+from skbn.data import DiscreteData, GaussianData
 from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._convert import as_adjacency
-from skbn.utils._param_validation import validate_params_of
+from skbn.utils._binding import DataBound, check_data_for
 
 __all__ = ["Score", "BoundScore"]
 
@@ -32,12 +32,7 @@ class Score(BaseEstimator):
 
     def bind(self, X) -> BoundScore:
         """Validate ``X`` for this score and return a bound, caching scorer."""
-        validate_params_of(self)
-        try:
-            data = check_data(X, kind=self.data_kind)
-        except ValueError as exc:
-            raise ValueError(f"{type(self).__name__} needs {self.data_kind} data: {exc}") from None
-        return self._bind(data)
+        return self._bind(check_data_for(self, X))
 
     def _bind(self, data) -> BoundScore:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -61,7 +56,7 @@ class Score(BaseEstimator):
         return self.bind(X).score_graph(graph)
 
 
-class BoundScore:
+class BoundScore(DataBound):
     """A score bound to one data set, with a cache of local scores.
 
     Attributes
@@ -72,23 +67,9 @@ class BoundScore:
     """
 
     def __init__(self, score: Score, data: DiscreteData | GaussianData) -> None:
+        super().__init__(data)
         self.score = score
-        self.data = data
-        self.names = data.names
-        self.n_samples = data.n_samples
-        self.n_features = data.n_features
-        self._index = {name: j for j, name in enumerate(self.names)}
         self._cache: dict[tuple[int, tuple[int, ...]], float] = {}
-
-    def _resolve(self, node) -> int:
-        if isinstance(node, (int, np.integer)) and not isinstance(node, bool):
-            if not 0 <= node < self.n_features:
-                raise ValueError(f"Variable index {node} is out of range.")
-            return int(node)
-        try:
-            return self._index[node]
-        except KeyError:
-            raise ValueError(f"{node!r} is not a variable of the data.") from None
 
     def local_score(self, child, parents: Iterable = ()) -> float:
         """Score of the family ``child <- parents`` (names or column indices); cached."""
