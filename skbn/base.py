@@ -119,6 +119,7 @@ class BaseStructureLearner(BaseEstimator):
         self._check_params_for_data(data)
         A, graph_kind = self._learn(data)
         self.feature_names_in_ = np.asarray(data.names, dtype=object)
+        self.data_kind_ = data.kind
         self.n_features_in_ = data.n_features
         self.graph_ = from_adjacency(A, data.names, kind=graph_kind)
         dag = A if graph_kind == "dag" else pdag_to_dag_array(A)

@@ -14,6 +14,8 @@ user's data, produced once by :func:`check_data`:
 Column kinds follow pandas dtypes: categorical, object, string, bool and integer columns are
 discrete; float columns are continuous. Nothing is silently coerced: a float column where a
 discrete one is needed (or the reverse) is an error that names the column and says what to do.
+The one exception: when discrete data is explicitly required, float columns holding only whole
+numbers are read as codes, because that is what ``KBinsDiscretizer(encode="ordinal")`` returns.
 """
 
 from __future__ import annotations
@@ -360,12 +362,19 @@ def check_data(
 
     names = tuple(frame.columns)
     if kind == "discrete":
-        if continuous:
+        # Integer-valued float columns are codes (KBinsDiscretizer(encode="ordinal") returns
+        # them as floats): accepted when discrete data is asked for, never in "auto" mode.
+        fractional = [n for n in continuous if not np.all(np.mod(frame[n].to_numpy(), 1) == 0)]
+        if fractional:
             raise ValueError(
-                f"Discrete data is required, but columns {_show(continuous)} are float. "
-                "Discretise them (sklearn.preprocessing.KBinsDiscretizer(encode='ordinal') in a "
-                "Pipeline), or cast integer-valued floats with X.astype(int)."
+                f"Discrete data is required, but columns {_show(fractional)} hold non-integer "
+                "floats. Discretise them (sklearn.preprocessing.KBinsDiscretizer(encode="
+                "'ordinal') in a Pipeline)."
             )
+        if continuous:
+            frame = frame.copy()
+            for n in continuous:
+                frame[n] = frame[n].astype(np.int64)
         codes = np.empty((n_rows, n_cols), dtype=np.int32, order="F")
         states = []
         for j, name in enumerate(names):

@@ -86,9 +86,18 @@ def test_bad_input_is_refused_with_a_clear_error(X, error, match):
         check_data(X)
 
 
+def test_integer_valued_floats_are_codes_only_when_discrete_is_asked_for():
+    X = pd.DataFrame({"a": [0.0, 1.0, 2.0, 1.0], "b": [1.0, 1.0, 0.0, 0.0]})
+    assert isinstance(check_data(X), GaussianData)
+    data = check_data(X, kind="discrete")
+    assert data.states == ((0, 1, 2), (0, 1))
+    with pytest.raises(ValueError, match="'b' hold non-integer"):
+        check_data(X.assign(b=[0.5, 1.0, 0.0, 0.0]), kind="discrete")
+
+
 def test_kind_mismatch_names_the_columns():
     floats = pd.DataFrame({"temp": [0.5, 1.5], "size": [1.0, 2.0]})
-    with pytest.raises(ValueError, match="'temp', 'size'.*KBinsDiscretizer"):
+    with pytest.raises(ValueError, match="'temp' hold non-integer.*KBinsDiscretizer"):
         check_data(floats, kind="discrete")
     ints = pd.DataFrame({"n": [1, 2], "m": [3, 4]})
     with pytest.raises(ValueError, match="'n', 'm'.*astype\\(float\\)"):

@@ -264,6 +264,8 @@ class FGES(BaseStructureLearner):
         Parameters of a consistent DAG extension, used by ``score_samples``.
     feature_names_in_ : ndarray of str
     n_features_in_ : int
+    data_kind_ : {"discrete", "gaussian"}
+        The kind of data the learner was fitted on.
 
     References
     ----------

@@ -264,6 +264,8 @@ class HillClimb(BaseStructureLearner):
         Fitted CPTs or regressions, used by ``score_samples``.
     feature_names_in_ : ndarray of str
     n_features_in_ : int
+    data_kind_ : {"discrete", "gaussian"}
+        The kind of data the learner was fitted on.
 
     See Also
     --------

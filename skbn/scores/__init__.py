@@ -11,12 +11,18 @@ Discrete scores count family configurations with numba kernels; Gaussian scores 
 covariance matrix, so a local score costs O(k^3) in the number of parents, not O(n).
 
 Score-equivalent scores (equal on Markov-equivalent DAGs): LogLikelihood, BIC, AIC, EBIC,
-BDeu, GaussianLogLikelihood, GaussianBIC, GaussianEBIC, BGe. K2 is not.
+BDeu, GaussianLogLikelihood, GaussianAIC, GaussianBIC, GaussianEBIC, BGe. K2 is not.
 """
 
 from skbn.scores._base import BoundScore, Score
 from skbn.scores._discrete import AIC, BIC, EBIC, K2, BDeu, LogLikelihood
-from skbn.scores._gaussian import BGe, GaussianBIC, GaussianEBIC, GaussianLogLikelihood
+from skbn.scores._gaussian import (
+    BGe,
+    GaussianAIC,
+    GaussianBIC,
+    GaussianEBIC,
+    GaussianLogLikelihood,
+)
 
 __all__ = [
     "AIC",
@@ -25,6 +31,7 @@ __all__ = [
     "BIC",
     "BoundScore",
     "EBIC",
+    "GaussianAIC",
     "GaussianBIC",
     "GaussianEBIC",
     "GaussianLogLikelihood",

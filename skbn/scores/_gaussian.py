@@ -13,7 +13,7 @@ from skbn.data import GaussianData
 from skbn.scores._base import BoundScore, Score
 from skbn.utils._param_validation import Interval
 
-__all__ = ["GaussianLogLikelihood", "GaussianBIC", "GaussianEBIC", "BGe"]
+__all__ = ["GaussianLogLikelihood", "GaussianBIC", "GaussianAIC", "GaussianEBIC", "BGe"]
 
 
 class _BoundGaussianLL(BoundScore):
@@ -79,6 +79,24 @@ class GaussianBIC(Score):
 
     def _bind(self, data):
         return _BoundGaussianLL(self, data, self.penalty_discount * math.log(data.n_samples) / 2)
+
+
+class GaussianAIC(Score):
+    """AIC of a linear-Gaussian network: ``LL - penalty_discount * k``, ``k = |parents| + 2``.
+
+    Parameters
+    ----------
+    penalty_discount : float, default=1.0
+    """
+
+    data_kind = "gaussian"
+    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
+
+    def __init__(self, penalty_discount: float = 1.0) -> None:
+        self.penalty_discount = penalty_discount
+
+    def _bind(self, data):
+        return _BoundGaussianLL(self, data, float(self.penalty_discount))
 
 
 class GaussianEBIC(Score):

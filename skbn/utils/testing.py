@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import inspect
 
-__all__ = ["all_learners", "d_separation_oracle"]
+__all__ = ["all_learners", "d_separation_oracle", "fixed_graph_learner"]
 
 #: Parameters that make a learner quick and deterministic in tests.
 INIT_PARAMS: dict[str, dict] = {
@@ -57,3 +57,26 @@ def d_separation_oracle(dag):
             return _Bound(self, data)
 
     return DSeparationOracle()
+
+
+def fixed_graph_learner(graph, **extra_params):
+    """Return a stub learner whose ``fit`` always yields ``graph`` (for meta-estimator tests).
+
+    ``graph`` is a networkx DiGraph over the data's columns (its ``kind`` is kept); any extra
+    keyword becomes a searchable parameter that does nothing, e.g. ``level=3``.
+    """
+    import numpy as np
+
+    from skbn.base import BaseStructureLearner
+    from skbn.graph._convert import to_adjacency
+
+    class FixedGraphLearner(BaseStructureLearner):
+        def __init__(self, graph=None, level=0):
+            self.graph = graph
+            self.level = level
+
+        def _learn(self, data):
+            A = to_adjacency(self.graph, list(data.names))
+            return A.astype(np.int8), self.graph.graph.get("kind", "dag")
+
+    return FixedGraphLearner(graph, **extra_params)

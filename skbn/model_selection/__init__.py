@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Model selection for structure learners: tuning, resampling and structure scorers.
+
+``OTSLSearchCV`` (out-of-sample tuning, Chobtham & Constantinou) scores each configuration's
+learned structure on out-of-bag bootstrap data; ``OutOfSampleBootstrap`` is its splitter and
+works in scikit-learn's own ``GridSearchCV``. The structure scorers (``ebic_scorer``,
+``bdeu_scorer``, ...) score ``graph_`` on held-out data; ``make_truth_scorer`` compares it
+with a known truth. ``InSampleSearchCV`` and ``StARSSearchCV`` are the baselines of the OTSL
+paper's comparison.
+"""
+
+from skbn.model_selection._otsl import InSampleSearchCV, OTSLRandomSearchCV, OTSLSearchCV
+from skbn.model_selection._scorers import (
+    aic_scorer,
+    bdeu_scorer,
+    bic_scorer,
+    ebic_scorer,
+    get_structure_scorer,
+    loglik_scorer,
+    make_structure_scorer,
+    make_truth_scorer,
+)
+from skbn.model_selection._split import InSampleSplit, OutOfSampleBootstrap
+from skbn.model_selection._stars import StARSSearchCV
+
+__all__ = [
+    "InSampleSearchCV",
+    "InSampleSplit",
+    "OTSLRandomSearchCV",
+    "OTSLSearchCV",
+    "OutOfSampleBootstrap",
+    "StARSSearchCV",
+    "aic_scorer",
+    "bdeu_scorer",
+    "bic_scorer",
+    "ebic_scorer",
+    "get_structure_scorer",
+    "loglik_scorer",
+    "make_structure_scorer",
+    "make_truth_scorer",
+]

@@ -1,0 +1,277 @@
+# SPDX-License-Identifier: BSD-3-Clause
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import KBinsDiscretizer
+
+from skbn.datasets import load_network, make_problem
+from skbn.graph import to_dag
+from skbn.learners import FGES, HillClimb, PCStable
+from skbn.model_selection import (
+    InSampleSearchCV,
+    OTSLRandomSearchCV,
+    OTSLSearchCV,
+    OutOfSampleBootstrap,
+    StARSSearchCV,
+    bdeu_scorer,
+    bic_scorer,
+    ebic_scorer,
+    make_structure_scorer,
+    make_truth_scorer,
+)
+from skbn.scores import BIC, EBIC, BDeu, GaussianEBIC
+from skbn.utils.testing import fixed_graph_learner
+
+
+@pytest.fixture(scope="module")
+def asia():
+    bn = load_network("asia")
+    return bn, bn.sample(1500, random_state=0)
+
+
+def test_out_of_sample_bootstrap_follows_the_paper():
+    X = np.zeros((1000, 3))
+    splits = list(OutOfSampleBootstrap(n_resamples=10, random_state=1).split(X))
+    assert len(splits) == 10
+    for train, test in splits:
+        assert len(train) == 900 and len(test) == 100
+        assert not set(train) & set(test)  # test rows never drawn for training
+        assert len(set(train)) < 900  # drawn with replacement
+    again = list(OutOfSampleBootstrap(n_resamples=10, random_state=1).split(X))
+    assert all(
+        np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) for a, b in zip(splits, again)
+    )
+    with pytest.raises(ValueError, match="n_resamples"):
+        list(OutOfSampleBootstrap(n_resamples=0).split(X))
+
+
+def test_splitter_works_in_sklearns_grid_search(asia):
+    _, X = asia
+    search = GridSearchCV(
+        HillClimb(BDeu()),
+        {"criterion__iss": [1, 10]},
+        cv=OutOfSampleBootstrap(3, random_state=0),
+        scoring=bdeu_scorer,
+    )
+    search.fit(X)
+    assert search.n_splits_ == 3 and search.best_params_["criterion__iss"] in (1, 10)
+
+
+def test_scorers_score_the_structure_on_held_out_data(asia):
+    bn, X = asia
+    test = X.iloc[:300]
+    est = HillClimb(EBIC(gamma=0.7)).fit(X.iloc[300:])
+    assert ebic_scorer(est, test) == pytest.approx(EBIC(gamma=0.7).score_graph(est.graph_, test))
+    other = HillClimb(BIC()).fit(X.iloc[300:])
+    assert ebic_scorer(other, test) == pytest.approx(EBIC(gamma=0).score_graph(other.graph_, test))
+    assert bdeu_scorer(HillClimb(BDeu(iss=7)).fit(X), test) == pytest.approx(
+        BDeu(iss=7).score_graph(HillClimb(BDeu(iss=7)).fit(X).graph_, test)
+    )
+    assert bdeu_scorer(other, test) == pytest.approx(BDeu(iss=1).score_graph(other.graph_, test))
+    fixed = make_structure_scorer(EBIC(gamma=0.3, base="aic"))
+    assert fixed(other, test) == pytest.approx(
+        EBIC(gamma=0.3, base="aic").score_graph(other.graph_, test)
+    )
+
+
+def test_cpdags_are_scored_through_an_extension_and_pdags_without_one_give_nan():
+    Xg, truth = make_problem("asia", n_samples=3000, random_state=0)
+    fges = FGES(GaussianEBIC(gamma=0.2)).fit(Xg)
+    assert ebic_scorer(fges, Xg) == pytest.approx(
+        GaussianEBIC(gamma=0.2).score_graph(to_dag(fges.graph_), Xg)
+    )
+    cycle = nx.DiGraph(kind="pdag")
+    cycle.add_nodes_from(Xg.columns)
+    for u, v in [("asia", "tub"), ("tub", "either"), ("either", "lung"), ("lung", "asia")]:
+        cycle.add_edge(u, v)
+        cycle.add_edge(v, u)
+    stub = fixed_graph_learner(cycle).fit(Xg)
+    assert np.isnan(bic_scorer(stub, Xg))
+
+
+def test_truth_scorers(asia):
+    bn, X = asia
+    est = fixed_graph_learner(bn.graph).fit(X)
+    assert make_truth_scorer(bn.graph, "f1")(est, X) == 1.0
+    assert make_truth_scorer(bn.graph, "shd")(est, X) == 0.0
+    with pytest.raises(ValueError, match="metric must be"):
+        make_truth_scorer(bn.graph, "auc")
+
+
+def test_otsl_picks_the_best_mean_over_the_same_resamples(asia):
+    _, X = asia
+    grid = {"criterion__gamma": [0.0, 0.5, 2.0]}
+    search = OTSLSearchCV(HillClimb(EBIC()), grid, n_resamples=4, random_state=3).fit(X)
+    # recompute by hand over the same splits
+    means = []
+    for gamma in grid["criterion__gamma"]:
+        values = []
+        for train, test in OutOfSampleBootstrap(4, random_state=3).split(X):
+            est = HillClimb(EBIC(gamma=gamma)).fit(X.iloc[train])
+            values.append(ebic_scorer(est, X.iloc[test]))
+        means.append(np.mean(values))
+    np.testing.assert_allclose(search.cv_results_["mean_test_score"], means)
+    assert search.best_index_ == int(np.argmax(means))
+    assert search.best_score_ == pytest.approx(max(means))
+    assert set(search.graph_.edges()) == set(search.best_estimator_.graph_.edges())
+
+
+def test_ties_go_to_the_first_configuration(asia):
+    bn, X = asia
+    stub = fixed_graph_learner(bn.graph)
+    search = OTSLSearchCV(stub, {"level": [5, 1, 3]}, n_resamples=3, random_state=0).fit(X)
+    assert search.best_params_ == {"level": 5}
+    assert list(search.cv_results_["rank_test_score"]) == [1, 1, 1]
+
+
+def test_nan_splits_are_left_out_of_the_mean():
+    Xg, _ = make_problem("asia", n_samples=600, random_state=0)
+    cycle = nx.DiGraph(kind="pdag")
+    cycle.add_nodes_from(Xg.columns)
+    for u, v in [("asia", "tub"), ("tub", "either"), ("either", "lung"), ("lung", "asia")]:
+        cycle.add_edge(u, v)
+        cycle.add_edge(v, u)
+    search = OTSLSearchCV(
+        fixed_graph_learner(cycle),
+        {"level": [0]},
+        scoring="bic",
+        n_resamples=3,
+        random_state=0,
+        refit=False,
+    )
+    with pytest.warns(UserWarning, match="scored NaN on every split"):
+        search.fit(Xg)
+    assert np.isnan(search.cv_results_["mean_test_score"][0])
+    assert search.cv_results_["n_finite_splits"][0] == 0
+
+    calls = []
+
+    def flaky(estimator, X, y=None):  # NaN on the first split only
+        calls.append(1)
+        return float("nan") if len(calls) == 1 else 5.0
+
+    search = OTSLSearchCV(
+        HillClimb(),
+        {"max_indegree": [1]},
+        scoring=flaky,
+        n_resamples=3,
+        random_state=0,
+        refit=False,
+    ).fit(Xg)
+    assert search.cv_results_["n_finite_splits"][0] == 2
+    assert search.best_score_ == 5.0
+
+
+def test_determinism_and_parallelism(asia):
+    _, X = asia
+    grid = {"criterion__iss": [1, 5, 20]}
+    a = OTSLSearchCV(HillClimb(BDeu()), grid, scoring="bdeu", n_resamples=3, random_state=7)
+    b = clone(a).set_params(n_jobs=2)
+    a.fit(X)
+    b.fit(X)
+    np.testing.assert_allclose(a.cv_results_["mean_test_score"], b.cv_results_["mean_test_score"])
+    assert a.best_params_ == b.best_params_
+
+
+def test_error_score_and_bad_parameters(asia):
+    _, X = asia
+    bad = {"criterion": [GaussianEBIC()]}  # needs continuous data: every fit fails
+    with pytest.raises(ValueError, match="needs gaussian data"):
+        OTSLSearchCV(HillClimb(), bad, n_resamples=2, error_score="raise", random_state=0).fit(X)
+    from sklearn.exceptions import FitFailedWarning
+
+    search = OTSLSearchCV(
+        HillClimb(), {"criterion": [GaussianEBIC(), BIC()]}, n_resamples=2, random_state=0
+    )
+    with pytest.warns((FitFailedWarning, UserWarning)):
+        search.fit(X)
+    assert isinstance(search.best_params_["criterion"], BIC)
+    assert np.isnan(search.cv_results_["mean_test_score"][0])
+    with pytest.raises(ValueError, match="scoring must be one of"):
+        OTSLSearchCV(HillClimb(), {"max_indegree": [1]}, scoring="auc").fit(X)
+
+
+def test_pipeline_with_discretisation():
+    Xg, truth = make_problem("asia", n_samples=1000, random_state=0)
+    pipe = make_pipeline(
+        KBinsDiscretizer(
+            n_bins=3, encode="ordinal", strategy="quantile", quantile_method="averaged_inverted_cdf"
+        ).set_output(transform="pandas"),
+        HillClimb(BDeu()),
+    )
+    search = OTSLSearchCV(
+        pipe, {"hillclimb__criterion__iss": [1, 10]}, scoring="bdeu", n_resamples=2, random_state=0
+    )
+    Xi = search.fit(Xg.astype(float))
+    assert Xi.graph_.number_of_nodes() == 8
+
+
+def test_random_search_and_in_sample_baseline(asia):
+    _, X = asia
+    rnd = OTSLRandomSearchCV(
+        HillClimb(EBIC()),
+        {"criterion__gamma": [0, 0.5, 1, 2]},
+        n_iter=2,
+        n_resamples=2,
+        random_state=0,
+    ).fit(X)
+    assert len(rnd.cv_results_["params"]) == 2
+    ins = InSampleSearchCV(PCStable(), {"alpha": [0.001, 0.05]}, scoring="bic").fit(X)
+    assert ins.n_splits_ == 1 and "alpha" in ins.best_params_
+
+
+def test_stars_picks_the_densest_stable_configuration(asia):
+    _, X = asia
+    stars = StARSSearchCV(
+        PCStable(), {"alpha": [0.0001, 0.01, 0.2, 0.5]}, beta=0.05, n_subsamples=6, random_state=0
+    ).fit(X)
+    res = stars.cv_results_
+    order = np.argsort(res["mean_n_edges"], kind="stable")
+    assert np.all(np.diff(res["monotone_instability"][order]) >= 0)
+    stable = [k for k in order if res["monotone_instability"][k] <= 0.05]
+    assert stars.best_index_ == stable[-1]
+    assert set(stars.graph_.edges()) == set(stars.best_estimator_.graph_.edges())
+
+
+def test_otsl_under_a_dask_cluster_matches_serial(asia):
+    distributed = pytest.importorskip("dask.distributed", reason="dask is in the test extra")
+    import joblib
+
+    _, X = asia
+    grid = {"criterion__iss": [1, 10]}
+    serial = OTSLSearchCV(
+        HillClimb(BDeu()), grid, scoring="bdeu", n_resamples=2, random_state=0
+    ).fit(X)
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+        joblib.parallel_backend("dask"),
+    ):
+        spread = OTSLSearchCV(
+            HillClimb(BDeu()), grid, scoring="bdeu", n_resamples=2, random_state=0, n_jobs=-1
+        ).fit(X)
+    assert spread.best_params_ == serial.best_params_
+    np.testing.assert_allclose(
+        spread.cv_results_["mean_test_score"], serial.cv_results_["mean_test_score"]
+    )
+
+
+def test_search_is_clonable_with_nested_parameters(asia):
+    search = OTSLSearchCV(HillClimb(EBIC(gamma=0.1)), {"criterion__gamma": [0]})
+    params = clone(search).get_params()
+    assert params["estimator__criterion__gamma"] == 0.1 and params["n_resamples"] == 10
+    assert "cv" not in params
+    assert isinstance(
+        pd.DataFrame(
+            OTSLSearchCV(HillClimb(), {"max_indegree": [1]}, n_resamples=2, random_state=0)
+            .fit(asia[1])
+            .cv_results_
+        ),
+        pd.DataFrame,
+    )
