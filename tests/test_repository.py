@@ -2,6 +2,7 @@
 """Checks on the repository itself: style, layering and the command line."""
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -138,6 +139,15 @@ def test_cli_reports_bad_input(capsys):
         main(["networks", "sample", "asia", "-n", "zero"])
     assert info.value.code == 2
     assert "expected a whole number" in capsys.readouterr().err
+
+
+def test_readme_python_example_runs(capsys):
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
+    assert "f1_adjacency" in capsys.readouterr().out
 
 
 def test_console_script_runs():

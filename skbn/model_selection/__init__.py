@@ -17,6 +17,7 @@ from skbn.model_selection._scorers import (
     ebic_scorer,
     get_structure_scorer,
     loglik_scorer,
+    make_normalised_ebic_scorer,
     make_structure_scorer,
     make_truth_scorer,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "ebic_scorer",
     "get_structure_scorer",
     "loglik_scorer",
+    "make_normalised_ebic_scorer",
     "make_structure_scorer",
     "make_truth_scorer",
 ]

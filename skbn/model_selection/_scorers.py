@@ -35,6 +35,7 @@ __all__ = [
     "ebic_scorer",
     "get_structure_scorer",
     "loglik_scorer",
+    "make_normalised_ebic_scorer",
     "make_structure_scorer",
     "make_truth_scorer",
 ]
@@ -156,6 +157,45 @@ def make_structure_scorer(score: Score):
     if not isinstance(score, Score):
         raise TypeError(f"score must be a skbn Score object, got {type(score).__name__}.")
     return _StructureScorer(_Fixed(score), f"make_structure_scorer({score!r})")
+
+
+class _ChooseNormalisedEBIC:
+    """EBIC with gamma = (P - 1) / n_penalties read from the configuration's penalty P."""
+
+    def __init__(self, n_penalties: int) -> None:
+        self.n_penalties = n_penalties
+
+    def __call__(self, learner, data):
+        crit = _criterion(learner)
+        penalty = getattr(crit, "penalty_discount", None)
+        if penalty is None:
+            penalty = getattr(learner, "penalty_discount", 1.0)
+        gamma = max(float(penalty) - 1.0, 0.0) / self.n_penalties
+        if isinstance(data, DiscreteData):
+            return EBIC(gamma=gamma, base="aic")
+        return GaussianEBIC(gamma=gamma)
+
+
+def make_normalised_ebic_scorer(n_penalties: int = 20):
+    """OTSL's "EBIC(norm)" as the authors' code computes it (their v4.1 scripts).
+
+    A configuration with penalty ``P`` (its score's ``penalty_discount``, or the learner's own
+    ``penalty_discount`` as for FGES) is scored with ``gamma = (P - 1) / n_penalties`` on the
+    AIC scale: ``LL - k - gamma * k * log(p)`` (discrete), or ``GaussianEBIC(gamma)`` on
+    continuous data. The paper's grids use ``n_penalties=20`` for HC and FGES and 10 for MMHC.
+
+    Parameters
+    ----------
+    n_penalties : int, default=20
+
+    Returns
+    -------
+    callable
+    """
+    return _StructureScorer(
+        _ChooseNormalisedEBIC(int(n_penalties)),
+        f"make_normalised_ebic_scorer(n_penalties={n_penalties})",
+    )
 
 
 def get_structure_scorer(scoring):

@@ -93,6 +93,20 @@ def test_cpdags_are_scored_through_an_extension_and_pdags_without_one_give_nan()
     assert np.isnan(bic_scorer(stub, Xg))
 
 
+def test_normalised_ebic_reads_the_configurations_penalty(asia):
+    from skbn.model_selection import make_normalised_ebic_scorer
+    from skbn.scores import AIC
+
+    _, X = asia
+    est = HillClimb(AIC(penalty_discount=11)).fit(X)
+    scorer = make_normalised_ebic_scorer(20)
+    assert scorer(est, X) == pytest.approx(EBIC(gamma=0.5, base="aic").score_graph(est.graph_, X))
+    fges = FGES(penalty_discount=3).fit(X)
+    assert scorer(fges, X) == pytest.approx(
+        EBIC(gamma=0.1, base="aic").score_graph(to_dag(fges.graph_), X)
+    )
+
+
 def test_truth_scorers(asia):
     bn, X = asia
     est = fixed_graph_learner(bn.graph).fit(X)
