@@ -6,9 +6,20 @@ learned structure on out-of-bag bootstrap data; ``OutOfSampleBootstrap`` is its 
 works in scikit-learn's own ``GridSearchCV``. The structure scorers (``ebic_scorer``,
 ``bdeu_scorer``, ...) score ``graph_`` on held-out data; ``make_truth_scorer`` compares it
 with a known truth. ``InSampleSearchCV`` and ``StARSSearchCV`` are the baselines of the OTSL
-paper's comparison.
+paper's comparison. Intersection-Validation (``intersection_validate``, ``InterValSearchCV``,
+``InterValScorer``) compares learners without ground truth through the agreement graph of
+their CPDAGs.
 """
 
+from skbn.model_selection._interval import (
+    InterValResult,
+    InterValScorer,
+    InterValSearchCV,
+    SubsampleSplit,
+    agreement_graph,
+    intersection_validate,
+    make_interval_scorer,
+)
 from skbn.model_selection._otsl import InSampleSearchCV, OTSLRandomSearchCV, OTSLSearchCV
 from skbn.model_selection._scorers import (
     aic_scorer,
@@ -26,6 +37,13 @@ from skbn.model_selection._stars import StARSSearchCV
 
 __all__ = [
     "InSampleSearchCV",
+    "InterValResult",
+    "InterValScorer",
+    "InterValSearchCV",
+    "SubsampleSplit",
+    "agreement_graph",
+    "intersection_validate",
+    "make_interval_scorer",
     "InSampleSplit",
     "OTSLRandomSearchCV",
     "OTSLSearchCV",

@@ -1,0 +1,429 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Intersection-Validation: comparing structure learners without ground truth.
+
+The method of Viinikka, Eggeling & Koivisto (AISTATS 2018).
+
+Every learner is fitted on all the data; the pairs of nodes on which all the learned CPDAGs
+agree form the *agreement graph*, a partial stand-in for the truth. Each learner is then
+fitted on subsamples, and its partial Hamming distance (PHD) to the agreement graph -- the
+number of agreed pairs whose type it gets different -- draws a learning curve. The learner
+whose curve is lowest is preferred, and the comparison is trusted only when the agreement
+graph is large enough.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from sklearn.base import clone
+from sklearn.model_selection import ParameterGrid
+from sklearn.pipeline import Pipeline
+from sklearn.utils import check_random_state
+
+from skbn.graph import PartialGraph
+from skbn.graph._array import pair_types
+from skbn.graph._convert import as_adjacency
+from skbn.metrics import partial_hamming_distance
+from skbn.metrics._structure import _align_to, _cpdag
+from skbn.model_selection._otsl import _common_init, _StructureSearch
+from skbn.utils._param_validation import Interval
+
+__all__ = [
+    "InterValResult",
+    "InterValScorer",
+    "InterValSearchCV",
+    "SubsampleSplit",
+    "agreement_graph",
+    "intersection_validate",
+    "make_interval_scorer",
+]
+
+
+def _graph_of(estimator):
+    return (estimator.steps[-1][1] if isinstance(estimator, Pipeline) else estimator).graph_
+
+
+def agreement_graph(graphs) -> PartialGraph:
+    """Strict intersection of CPDAGs: the node pairs whose type is the same in every graph.
+
+    Parameters
+    ----------
+    graphs : sequence of networkx.DiGraph or arrays
+        Learned graphs over the same nodes. DAGs are replaced by their CPDAGs; CPDAGs and
+        PDAGs are used as given.
+
+    Returns
+    -------
+    PartialGraph
+        Known pairs are the agreed ones, with the agreed type.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> a = nx.DiGraph([("x", "y"), ("z", "y")])
+    >>> b = nx.DiGraph([("x", "y")]); b.add_node("z")
+    >>> agreement_graph([a, b]).pairs()
+    [('x', 'z', 'none')]
+    """
+    graphs = list(graphs)
+    if not graphs:
+        raise ValueError("agreement_graph needs at least one graph.")
+    first, nodes = as_adjacency(graphs[0])
+    types = [pair_types(_cpdag(first, "first"))]
+    for k, graph in enumerate(graphs[1:], start=2):
+        types.append(pair_types(_cpdag(_align_to(nodes, graph, f"graph {k}"), f"graph {k}")))
+    stacked = np.stack(types)
+    known = np.all(stacked == stacked[0], axis=0)
+    return PartialGraph(nodes, known, stacked[0])
+
+
+class SubsampleSplit:
+    """Subsamples without replacement: train on ``sample_size`` rows, test on the others.
+
+    The splitter behind Intersection-Validation in scikit-learn searches; the InterVal scorer
+    ignores the test rows (it compares the learned graph with the agreement graph).
+
+    Parameters
+    ----------
+    sample_size : int
+    n_subsamples : int, default=10
+    random_state : int, RandomState instance or None, default=None
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> train, test = next(SubsampleSplit(30, 2, random_state=0).split(np.zeros((100, 1))))
+    >>> len(train), len(set(train)), len(test)
+    (30, 30, 70)
+    """
+
+    def __init__(self, sample_size: int, n_subsamples: int = 10, random_state=None) -> None:
+        self.sample_size = sample_size
+        self.n_subsamples = n_subsamples
+        self.random_state = random_state
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        return self.n_subsamples
+
+    def split(self, X, y=None, groups=None):
+        """Yield ``(subsample, other rows)`` index pairs."""
+        n = len(X)
+        if not isinstance(self.sample_size, Integral) or not 2 <= self.sample_size < n:
+            raise ValueError(
+                f"sample_size must be an int between 2 and {n - 1}, got {self.sample_size!r}."
+            )
+        rng = check_random_state(self.random_state)
+        for _ in range(self.n_subsamples):
+            rows = np.sort(rng.choice(n, size=self.sample_size, replace=False))
+            yield rows, np.setdiff1d(np.arange(n), rows)
+
+    def __repr__(self) -> str:
+        return (
+            f"SubsampleSplit(sample_size={self.sample_size}, "
+            f"n_subsamples={self.n_subsamples}, random_state={self.random_state})"
+        )
+
+
+class InterValScorer:
+    """Scorer ``-PHD(graph_, reference)``: higher is better, 0 is full agreement.
+
+    Parameters
+    ----------
+    reference : PartialGraph
+        Usually an agreement graph (see :func:`make_interval_scorer`).
+    """
+
+    def __init__(self, reference: PartialGraph) -> None:
+        if not isinstance(reference, PartialGraph):
+            raise TypeError("reference must be a PartialGraph (see agreement_graph).")
+        self.reference = reference
+
+    def __call__(self, estimator, X=None, y=None) -> float:
+        return -float(partial_hamming_distance(_graph_of(estimator), self.reference))
+
+    def __repr__(self) -> str:
+        return f"InterValScorer({self.reference!r})"
+
+
+def _named(estimators) -> dict:
+    if isinstance(estimators, Mapping):
+        return dict(estimators)
+    named = {}
+    for k, est in enumerate(estimators):
+        named[f"{type(est).__name__}_{k}"] = est
+    return named
+
+
+def make_interval_scorer(estimators, X) -> InterValScorer:
+    """Fit every estimator on ``X`` and return the scorer of PHD to their agreement graph.
+
+    Parameters
+    ----------
+    estimators : dict of name -> estimator, or list
+    X : DataFrame or array-like
+
+    Returns
+    -------
+    InterValScorer
+    """
+    graphs = [_graph_of(clone(est).fit(X)) for est in _named(estimators).values()]
+    return InterValScorer(agreement_graph(graphs))
+
+
+def _fit_phd(estimator, X, rows, reference):
+    subset = X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
+    est = clone(estimator).fit(subset)
+    return partial_hamming_distance(_graph_of(est), reference)
+
+
+@dataclass
+class InterValResult:
+    """Outcome of :func:`intersection_validate`.
+
+    Attributes
+    ----------
+    agreement : PartialGraph
+    results : DataFrame
+        One row per estimator, sample size and subsample: ``phd``.
+    reliable : bool
+        False when the agreement graph has fewer than ``min_connected_pairs`` connected pairs
+        or covers less than ``min_relative_size`` of all pairs (the paper's thresholds).
+    """
+
+    agreement: PartialGraph
+    results: pd.DataFrame
+    min_connected_pairs: int = 5
+    min_relative_size: float = 0.8
+    reliable: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reliable = bool(
+            self.agreement.n_connected_pairs >= self.min_connected_pairs
+            and self.agreement.relative_size >= self.min_relative_size
+        )
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """Mean PHD and its standard error per estimator and sample size."""
+        grouped = self.results.groupby(["estimator", "sample_size"], sort=False)["phd"]
+        out = grouped.agg(["mean", "sem", "count"]).reset_index()
+        return out.rename(columns={"mean": "mean_phd", "sem": "sem_phd", "count": "n"})
+
+    @property
+    def ranking(self) -> pd.DataFrame:
+        """Rank of each estimator (1 = lowest mean PHD) at each sample size."""
+        table = self.summary.pivot(index="sample_size", columns="estimator", values="mean_phd")
+        return table.rank(axis=1, method="min").astype(int)
+
+    def plot(self, ax=None):
+        """PHD learning curves with standard-error bars (the paper's Figure 4).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 4))
+        for name, part in self.summary.groupby("estimator", sort=False):
+            ax.errorbar(
+                part["sample_size"],
+                part["mean_phd"],
+                yerr=part["sem_phd"],
+                marker="o",
+                capsize=3,
+                label=str(name),
+            )
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("sample size")
+        ax.set_ylabel("PHD to the agreement graph")
+        status = "" if self.reliable else " (unreliable agreement graph)"
+        ax.set_title(
+            f"Intersection-Validation: {self.agreement.n_pairs} agreed pairs, "
+            f"{self.agreement.n_connected_pairs} connected{status}",
+            fontsize=9,
+        )
+        ax.legend(fontsize=8, frameon=False)
+        return ax
+
+
+def intersection_validate(
+    estimators,
+    X,
+    *,
+    sample_sizes,
+    n_subsamples: int = 10,
+    random_state=None,
+    n_jobs=None,
+    verbose: int = 0,
+    min_connected_pairs: int = 5,
+    min_relative_size: float = 0.8,
+) -> InterValResult:
+    """Compare structure learners by Intersection-Validation.
+
+    Parameters
+    ----------
+    estimators : dict of name -> estimator, or list
+    X : DataFrame or array-like
+    sample_sizes : sequence of int
+        Subsample sizes (each smaller than the number of rows).
+    n_subsamples : int, default=10
+        Subsamples per size, drawn without replacement and shared by all estimators.
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int, default=None
+        Parallel fits through joblib; results do not depend on it.
+    verbose : int, default=0
+    min_connected_pairs, min_relative_size : default 5 and 0.8
+        Below either the result is flagged unreliable and a warning is issued (the paper's
+        thresholds).
+
+    Returns
+    -------
+    InterValResult
+
+    References
+    ----------
+    J. Viinikka, R. Eggeling and M. Koivisto, "Intersection-Validation: A Method for
+    Evaluating Structure Learning without Ground Truth", AISTATS 2018.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import HillClimb
+    >>> from skbn.scores import BIC, BDeu
+    >>> X = load_network("asia").sample(2000, random_state=0)
+    >>> res = intersection_validate({"bic": HillClimb(BIC()), "bdeu": HillClimb(BDeu())}, X,
+    ...                             sample_sizes=[200, 800], n_subsamples=2, random_state=0)
+    >>> sorted(res.summary["estimator"].unique())
+    ['bdeu', 'bic']
+    """
+    named = _named(estimators)
+    n = len(X)
+    sizes = [int(s) for s in sample_sizes]
+    if not sizes or any(not 2 <= s < n for s in sizes):
+        raise ValueError(f"sample_sizes must be between 2 and {n - 1}, got {sample_sizes!r}.")
+    fits = Parallel(n_jobs=n_jobs, verbose=verbose)(
+        delayed(lambda e: _graph_of(clone(e).fit(X)))(est) for est in named.values()
+    )
+    agreement = agreement_graph(fits)
+    rng = check_random_state(random_state)
+    tasks = []
+    for size in sizes:
+        for r in range(n_subsamples):
+            rows = np.sort(rng.choice(n, size=size, replace=False))
+            for name in named:
+                tasks.append((name, size, r, rows))
+    phds = Parallel(n_jobs=n_jobs, verbose=verbose)(
+        delayed(_fit_phd)(named[name], X, rows, agreement) for name, _, _, rows in tasks
+    )
+    frame = pd.DataFrame(
+        [
+            dict(estimator=name, sample_size=size, subsample=r, phd=phd)
+            for (name, size, r, _), phd in zip(tasks, phds)
+        ]
+    )
+    result = InterValResult(agreement, frame, min_connected_pairs, min_relative_size)
+    if not result.reliable:
+        warnings.warn(
+            f"The agreement graph has {agreement.n_connected_pairs} connected pairs and covers "
+            f"{agreement.relative_size:.0%} of the pairs (thresholds {min_connected_pairs} and "
+            f"{min_relative_size:.0%}): the comparison may not be trustworthy.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return result
+
+
+class InterValSearchCV(_StructureSearch):
+    """Tune a learner by Intersection-Validation: every configuration is one "algorithm".
+
+    All configurations are fitted on the full data and their CPDAGs intersected into an
+    agreement graph; each configuration is then fitted on ``n_subsamples`` subsamples of
+    ``sample_size`` rows, scored by ``-PHD`` to the agreement graph, and the configuration
+    with the lowest mean PHD wins (ties: the first). Attributes are those of GridSearchCV,
+    plus ``agreement_`` and ``graph_``.
+
+    Parameters
+    ----------
+    estimator : estimator
+    param_grid : dict or list of dict
+    sample_size : int
+    n_subsamples : int, default=10
+    refit : bool, default=True
+    n_jobs : int, default=None
+    random_state : int, RandomState instance or None, default=None
+    verbose : int, default=0
+    error_score : "raise" or float, default=nan
+    pre_dispatch : int or str, default="2*n_jobs"
+    """
+
+    _parameter_constraints = {
+        **_StructureSearch._parameter_constraints,
+        "param_grid": [dict, list],
+        "sample_size": [Interval(Integral, 2, None, closed="left")],
+        "n_subsamples": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+    _parameter_constraints.pop("scoring", None)
+
+    def __init__(
+        self,
+        estimator,
+        param_grid,
+        *,
+        sample_size: int,
+        n_subsamples: int = 10,
+        refit: bool = True,
+        n_jobs: int | None = None,
+        random_state=None,
+        verbose: int = 0,
+        error_score=np.nan,
+        pre_dispatch="2*n_jobs",
+    ) -> None:
+        _common_init(self, estimator, None, refit, n_jobs, verbose, error_score, pre_dispatch)
+        self.param_grid = param_grid
+        self.sample_size = sample_size
+        self.n_subsamples = n_subsamples
+        self.random_state = random_state
+
+    @property
+    def cv(self):
+        """Subsamples of ``sample_size`` rows without replacement."""
+        return SubsampleSplit(self.sample_size, self.n_subsamples, self.random_state)
+
+    def _get_scorers(self):
+        return self._interval_scorer, "score"
+
+    def fit(self, X, y=None, **params):
+        """Build the agreement graph of all configurations, then run the search.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+        """
+        candidates = list(ParameterGrid(self.param_grid))
+        graphs = Parallel(n_jobs=self.n_jobs)(
+            delayed(
+                lambda p: _graph_of(clone(self.estimator).set_params(**clone(p, safe=False)).fit(X))
+            )(p)
+            for p in candidates
+        )
+        self.agreement_ = agreement_graph(graphs)
+        self._interval_scorer = InterValScorer(self.agreement_)
+        return super().fit(X, y, **params)
+
+    def _run_search(self, evaluate_candidates):
+        evaluate_candidates(ParameterGrid(self.param_grid))
