@@ -298,11 +298,11 @@ def intersection_validate(
     >>> from skbn.datasets import load_network
     >>> from skbn.learners import HillClimb
     >>> from skbn.scores import BIC, BDeu
-    >>> X = load_network("asia").sample(2000, random_state=0)
+    >>> X = load_network("alarm").sample(3000, random_state=0)
     >>> res = intersection_validate({"bic": HillClimb(BIC()), "bdeu": HillClimb(BDeu())}, X,
-    ...                             sample_sizes=[200, 800], n_subsamples=2, random_state=0)
-    >>> sorted(res.summary["estimator"].unique())
-    ['bdeu', 'bic']
+    ...                             sample_sizes=[300, 1200], n_subsamples=2, random_state=0)
+    >>> res.reliable, sorted(res.summary["estimator"].unique())
+    (True, ['bdeu', 'bic'])
     """
     named = _named(estimators)
     n = len(X)
