@@ -29,7 +29,7 @@ from sklearn.utils import check_random_state
 from skbn.graph import PartialGraph
 from skbn.graph._array import pair_types
 from skbn.graph._convert import as_adjacency
-from skbn.metrics import partial_hamming_distance
+from skbn.metrics import partial_hamming_distance, shd
 from skbn.metrics._structure import _align_to, _cpdag
 from skbn.model_selection._otsl import _common_init, _StructureSearch
 from skbn.utils._param_validation import Interval
@@ -176,10 +176,11 @@ def make_interval_scorer(estimators, X) -> InterValScorer:
     return InterValScorer(agreement_graph(graphs))
 
 
-def _fit_phd(estimator, X, rows, reference):
+def _fit_phd(estimator, X, rows, reference, true_graph):
     subset = X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
-    est = clone(estimator).fit(subset)
-    return partial_hamming_distance(_graph_of(est), reference)
+    graph = _graph_of(clone(estimator).fit(subset))
+    distance = np.nan if true_graph is None else shd(true_graph, graph)
+    return partial_hamming_distance(graph, reference), distance
 
 
 @dataclass
@@ -190,7 +191,8 @@ class InterValResult:
     ----------
     agreement : PartialGraph
     results : DataFrame
-        One row per estimator, sample size and subsample: ``phd``.
+        One row per estimator, sample size and subsample: ``phd`` (and ``shd`` when a true
+        graph was given).
     reliable : bool
         False when the agreement graph has fewer than ``min_connected_pairs`` connected pairs
         or covers less than ``min_relative_size`` of all pairs (the paper's thresholds).
@@ -265,6 +267,7 @@ def intersection_validate(
     verbose: int = 0,
     min_connected_pairs: int = 5,
     min_relative_size: float = 0.8,
+    true_graph=None,
 ) -> InterValResult:
     """Compare structure learners by Intersection-Validation.
 
@@ -283,6 +286,9 @@ def intersection_validate(
     min_connected_pairs, min_relative_size : default 5 and 0.8
         Below either the result is flagged unreliable and a warning is issued (the paper's
         thresholds).
+    true_graph : networkx.DiGraph, optional
+        For experiments with known truth: the results then also hold each fit's SHD to it
+        (CPDAGs), to check how well PHD tracks SHD.
 
     Returns
     -------
@@ -320,15 +326,17 @@ def intersection_validate(
             rows = np.sort(rng.choice(n, size=size, replace=False))
             for name in named:
                 tasks.append((name, size, r, rows))
-    phds = Parallel(n_jobs=n_jobs, verbose=verbose)(
-        delayed(_fit_phd)(named[name], X, rows, agreement) for name, _, _, rows in tasks
+    distances = Parallel(n_jobs=n_jobs, verbose=verbose)(
+        delayed(_fit_phd)(named[name], X, rows, agreement, true_graph) for name, _, _, rows in tasks
     )
     frame = pd.DataFrame(
         [
-            dict(estimator=name, sample_size=size, subsample=r, phd=phd)
-            for (name, size, r, _), phd in zip(tasks, phds)
+            dict(estimator=name, sample_size=size, subsample=r, phd=phd, shd=d)
+            for (name, size, r, _), (phd, d) in zip(tasks, distances)
         ]
     )
+    if true_graph is None:
+        frame = frame.drop(columns="shd")
     result = InterValResult(agreement, frame, min_connected_pairs, min_relative_size)
     if not result.reliable:
         warnings.warn(
