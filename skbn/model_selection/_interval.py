@@ -23,7 +23,6 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
-from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
 
 from skbn.graph import PartialGraph
@@ -32,6 +31,7 @@ from skbn.graph._convert import as_adjacency
 from skbn.metrics import partial_hamming_distance, shd
 from skbn.metrics._structure import _align_to, _cpdag
 from skbn.model_selection._otsl import _common_init, _StructureSearch
+from skbn.model_selection._scorers import final_learner
 from skbn.utils._param_validation import Interval
 
 __all__ = [
@@ -46,7 +46,7 @@ __all__ = [
 
 
 def _graph_of(estimator):
-    return (estimator.steps[-1][1] if isinstance(estimator, Pipeline) else estimator).graph_
+    return final_learner(estimator).graph_
 
 
 def agreement_graph(graphs) -> PartialGraph:

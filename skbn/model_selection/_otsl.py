@@ -7,9 +7,8 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.model_selection import ParameterGrid, ParameterSampler
-from sklearn.pipeline import Pipeline
 
-from skbn.model_selection._scorers import get_structure_scorer
+from skbn.model_selection._scorers import final_learner, get_structure_scorer
 from skbn.model_selection._split import InSampleSplit, OutOfSampleBootstrap
 from skbn.utils._param_validation import Interval
 from skbn.utils._search import BaseSearchCV, NanMeanSearchMixin
@@ -37,8 +36,7 @@ class _StructureSearch(NanMeanSearchMixin, BaseSearchCV):
         """The learned structure of the refitted best estimator."""
         if not hasattr(self, "best_estimator_"):
             raise AttributeError("graph_ is available after fit with refit=True.")
-        best = self.best_estimator_
-        return (best.steps[-1][1] if isinstance(best, Pipeline) else best).graph_
+        return final_learner(self.best_estimator_).graph_
 
 
 def _common_init(self, estimator, scoring, refit, n_jobs, verbose, error_score, pre_dispatch):

@@ -41,10 +41,15 @@ __all__ = [
 ]
 
 
+def final_learner(estimator):
+    """The structure learner itself, or the last step of a Pipeline ending in one."""
+    return estimator.steps[-1][1] if isinstance(estimator, Pipeline) else estimator
+
+
 def _learner_and_data(estimator, X):
     """The structure learner inside ``estimator`` and ``X`` as that learner sees it."""
     if isinstance(estimator, Pipeline):
-        return estimator.steps[-1][1], estimator[:-1].transform(X)
+        return final_learner(estimator), estimator[:-1].transform(X)
     return estimator, X
 
 

@@ -9,10 +9,10 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
-from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
 
 from skbn.graph._convert import to_adjacency
+from skbn.model_selection._scorers import final_learner
 from skbn.utils._param_validation import Interval, validate_params_of
 
 __all__ = ["StARSSearchCV"]
@@ -22,7 +22,7 @@ def _fit_adjacency(estimator, params, X, rows):
     """Fit a clone with ``params`` on the given rows; return its symmetric adjacency."""
     est = clone(estimator).set_params(**clone(params, safe=False))
     est.fit(X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows])
-    graph = (est.steps[-1][1] if isinstance(est, Pipeline) else est).graph_
+    graph = final_learner(est).graph_
     A = to_adjacency(graph)
     return (A | A.T).astype(bool)
 
@@ -163,5 +163,4 @@ class StARSSearchCV(BaseEstimator):
         """The structure learned by the refitted chosen configuration."""
         if not hasattr(self, "best_estimator_"):
             raise AttributeError("graph_ is available after fit with refit=True.")
-        best = self.best_estimator_
-        return (best.steps[-1][1] if isinstance(best, Pipeline) else best).graph_
+        return final_learner(self.best_estimator_).graph_
