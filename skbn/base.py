@@ -67,7 +67,9 @@ def edge_constraint_matrix(edges, names, what: str) -> np.ndarray | None:
 class BaseStructureLearner(BaseEstimator):
     """Base class of skbn's structure learners (not for direct use).
 
-    Subclasses implement ``_learn(data) -> (adjacency, kind)`` and, for score-based methods,
+    Subclasses implement ``_learn(data, prepared) -> (adjacency, kind)`` (``prepared`` is what
+    ``_prepare(data)`` returned after checking data-dependent parameters) and, for score-based
+    methods,
     expose a ``criterion`` parameter (a :class:`~skbn.scores.Score`, or None for BIC on
     discrete data and GaussianBIC on continuous data). The parameter is not called ``score``
     because that name is the ``score(X)`` method scikit-learn's model selection calls.
@@ -116,8 +118,8 @@ class BaseStructureLearner(BaseEstimator):
             raise ValueError(
                 f"{type(self).__name__} with {self._kind_source()!r} needs {kind} data: {exc}"
             ) from None
-        self._check_params_for_data(data)
-        A, graph_kind = self._learn(data)
+        prepared = self._prepare(data)
+        A, graph_kind = self._learn(data, prepared)
         self.feature_names_in_ = np.asarray(data.names, dtype=object)
         self.data_kind_ = data.kind
         self.n_features_in_ = data.n_features
@@ -127,10 +129,14 @@ class BaseStructureLearner(BaseEstimator):
         self._states = data.states if isinstance(data, DiscreteData) else None
         return self
 
-    def _check_params_for_data(self, data) -> None:
-        """Check what needs the data (e.g. constraint names), before any work."""
+    def _prepare(self, data):
+        """Check what needs the data (e.g. constraint names) before any work.
 
-    def _learn(self, data):  # pragma: no cover - abstract
+        The return value is handed to ``_learn``.
+        """
+        return None
+
+    def _learn(self, data, prepared):  # pragma: no cover - abstract
         raise NotImplementedError
 
     # -- density ----------------------------------------------------------------------------

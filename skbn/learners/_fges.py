@@ -319,7 +319,7 @@ class FGES(BaseStructureLearner):
             return cls(penalty_discount=self.penalty_discount)
         return self.criterion
 
-    def _check_params_for_data(self, data) -> None:
+    def _prepare(self, data):
         if self.criterion is not None and self.penalty_discount != 1.0:
             raise ValueError(
                 "penalty_discount applies to the default score only; with criterion="
@@ -334,11 +334,9 @@ class FGES(BaseStructureLearner):
             arcs &= ~forbidden
         pairs = arcs | arcs.T
         np.fill_diagonal(pairs, False)
-        self._pairs_cache = pairs
+        return pairs
 
-    def _learn(self, data):
-        pairs = self._pairs_cache
-        del self._pairs_cache
+    def _learn(self, data, pairs):
         bound = self._resolved_score(data).bind(data)
         search = _Search(bound, pairs, self.max_degree, self.verbose)
         search.effect = search.effect_edges()

@@ -371,14 +371,12 @@ class HillClimb(BaseStructureLearner):
             raise ValueError("start_graph has a node with more parents than max_indegree.")
         return A
 
-    def _check_params_for_data(self, data) -> None:
-        self._constraint_cache = self._constraints(data.names)
-        self._start_cache = self._start(data.names, *self._constraint_cache)
+    def _prepare(self, data):
+        allowed, required = self._constraints(data.names)
+        return allowed, required, self._start(data.names, allowed, required)
 
-    def _learn(self, data):
-        allowed, required = self._constraint_cache
-        A0 = self._start_cache
-        del self._constraint_cache, self._start_cache
+    def _learn(self, data, prepared):
+        allowed, required, A0 = prepared
         rng = check_random_state(self.random_state)
         p = data.n_features
         keys = rng.randint(1, np.iinfo(np.int64).max, size=(p, p), dtype=np.int64)

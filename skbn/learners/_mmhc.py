@@ -185,7 +185,7 @@ class MMHC(BaseStructureLearner):
             )
         return self.ci_test if self.ci_test is not None else self.criterion
 
-    def _learn(self, data):
+    def _learn(self, data, prepared):
         test = self.ci_test
         if test is None:
             test = GSquare() if isinstance(data, DiscreteData) else FisherZ()

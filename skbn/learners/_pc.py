@@ -204,7 +204,7 @@ class PCStable(BaseStructureLearner):
             return GSquare() if isinstance(data, DiscreteData) else FisherZ()
         return self.ci_test
 
-    def _check_params_for_data(self, data) -> None:
+    def _prepare(self, data):
         names = data.names
         p = len(names)
         forbidden = edge_constraint_matrix(self.forbidden_edges, names, "forbidden_edges")
@@ -215,7 +215,7 @@ class PCStable(BaseStructureLearner):
             bad = [(names[i], names[j]) for i, j in zip(*np.nonzero(required & forbidden))]
             raise ValueError(f"required_edges {bad[:5]} are also forbidden.")
         check_required_acyclic(required, names)
-        self._knowledge = (forbidden, required)
+        return forbidden, required
 
     def _skeleton(self, data, forbidden, required):
         bound = self._resolved_test(data).bind(data)
@@ -283,9 +283,8 @@ class PCStable(BaseStructureLearner):
             level += 1
         return adj, sepsets, rank, levels
 
-    def _learn(self, data):
-        forbidden, required = self._knowledge
-        del self._knowledge
+    def _learn(self, data, prepared):
+        forbidden, required = prepared
         if self.n_jobs is not None and isinstance(self._resolved_test(data), FisherZ):
             import numba
 

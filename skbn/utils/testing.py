@@ -75,7 +75,7 @@ def fixed_graph_learner(graph, **extra_params):
             self.graph = graph
             self.level = level
 
-        def _learn(self, data):
+        def _learn(self, data, prepared):
             A = to_adjacency(self.graph, list(data.names))
             return A.astype(np.int8), self.graph.graph.get("kind", "dag")
 
