@@ -22,6 +22,27 @@ __all__ = [
 ]
 
 
+def has_path(A: np.ndarray, source: int, target: int, skip: tuple[int, int] | None = None) -> bool:
+    """Tell whether a directed path leads from ``source`` to ``target`` in A.
+
+    The single arc ``skip`` (if given) is ignored. Depth-first search, O(p + |E|).
+    """
+    seen = np.zeros(A.shape[0], dtype=bool)
+    seen[source] = True
+    stack = [source]
+    while stack:
+        u = stack.pop()
+        for w in np.flatnonzero(A[u]).tolist():
+            if skip is not None and u == skip[0] and w == skip[1]:
+                continue
+            if w == target:
+                return True
+            if not seen[w]:
+                seen[w] = True
+                stack.append(w)
+    return False
+
+
 def directed_part(A: np.ndarray) -> np.ndarray:
     """The arcs of ``A`` that are not half of an undirected edge."""
     return A & (1 - A.T)

@@ -10,6 +10,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from skbn.base import BaseStructureLearner, check_required_acyclic, edge_constraint_matrix
+from skbn.graph._array import has_path as _reaches
 from skbn.graph._array import topological_sort_array
 from skbn.graph._convert import as_adjacency
 from skbn.scores import Score
@@ -18,27 +19,6 @@ from skbn.utils._param_validation import HasMethods, Interval
 __all__ = ["HillClimb"]
 
 _ADD, _DELETE, _REVERSE = 0, 1, 2
-
-
-def _reaches(A: np.ndarray, source: int, target: int, skip: tuple[int, int] | None = None) -> bool:
-    """Tell whether a directed path leads from ``source`` to ``target`` in A.
-
-    The single arc ``skip`` (if given) is ignored.
-    """
-    seen = np.zeros(A.shape[0], dtype=bool)
-    seen[source] = True
-    stack = [source]
-    while stack:
-        u = stack.pop()
-        for w in np.flatnonzero(A[u]).tolist():
-            if skip is not None and u == skip[0] and w == skip[1]:
-                continue
-            if w == target:
-                return True
-            if not seen[w]:
-                seen[w] = True
-                stack.append(w)
-    return False
 
 
 class _Search:
