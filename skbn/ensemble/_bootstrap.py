@@ -196,6 +196,9 @@ class BootstrapPosetLearner(BaseStructureLearner):
     correction : {"fdr_bh", "holm"} or None, default="fdr_bh"
     poset : DiGraph, array or None, default=None
         A user-given partial order (e.g. a Suppes poset) instead of phase 1.
+    start : {"random_chain", "empty"}, default="random_chain"
+        Start of each phase-1 search: a chain through a random permutation of the nodes (the
+        authors' code), or the empty graph.
     n_jobs : int, default=None
     random_state : int, RandomState instance or None, default=None
     verbose : int, default=0
@@ -234,6 +237,7 @@ class BootstrapPosetLearner(BaseStructureLearner):
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "correction": [StrOptions({"fdr_bh", "holm"}), None],
         "poset": ["array-like", HasMethods(["edges"]), None],
+        "start": [StrOptions({"random_chain", "empty"})],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -250,6 +254,7 @@ class BootstrapPosetLearner(BaseStructureLearner):
         alpha: float = 0.01,
         correction="fdr_bh",
         poset=None,
+        start: str = "random_chain",
         n_jobs=None,
         random_state=None,
         verbose: int = 0,
@@ -262,6 +267,7 @@ class BootstrapPosetLearner(BaseStructureLearner):
         self.alpha = alpha
         self.correction = correction
         self.poset = poset
+        self.start = start
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
@@ -290,7 +296,8 @@ class BootstrapPosetLearner(BaseStructureLearner):
                 rows = rng.randint(0, n, size=n)
                 chain = np.zeros((p, p), dtype=np.int8)
                 order = rng.permutation(p)
-                chain[order[:-1], order[1:]] = 1
+                if self.start == "random_chain":
+                    chain[order[:-1], order[1:]] = 1
                 jobs.append(
                     (rows, {"start_graph": chain, "random_state": int(rng.randint(_MAX_SEED))})
                 )

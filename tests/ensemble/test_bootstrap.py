@@ -41,6 +41,15 @@ def test_true_dag_is_recovered_from_its_transitive_closure():
     assert set(est.graph_.edges()) == set(bn.graph.edges())
 
 
+def test_empty_start_is_accepted_and_changes_nothing_else(asia):
+    _, X = asia
+    est = BootstrapPosetLearner(n_poset_resamples=5, n_test_resamples=5, start="empty",
+                                random_state=0).fit(X)
+    assert is_dag(est.graph_)
+    with pytest.raises(ValueError, match="start"):
+        BootstrapPosetLearner(start="chain").fit(X)
+
+
 def test_results_do_not_depend_on_n_jobs(asia):
     _, X = asia
     a = BootstrapPosetLearner(n_poset_resamples=8, n_test_resamples=8, random_state=3).fit(X)
