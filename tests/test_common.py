@@ -38,5 +38,5 @@ def test_skbn_learner_checks(estimator, asia):
 
 def test_all_learners_are_found():
     names = {cls.__name__ for cls, _ in all_learners()}
-    assert {"FGES", "HillClimb", "TabuSearch"} <= names
+    assert {"FGES", "HillClimb", "TabuSearch", "PCStable", "MMHC", "BootstrapPosetLearner"} <= names
     assert np.all([name[0].isupper() for name in names])

@@ -14,19 +14,22 @@ INIT_PARAMS: dict[str, dict] = {
     "FGES": {},
     "PCStable": {},
     "MMHC": {"random_state": 0},
+    "BootstrapPosetLearner": {"n_poset_resamples": 3, "n_test_resamples": 3, "random_state": 0},
 }
 
 
 def all_learners() -> list[tuple[type, dict]]:
-    """Every public learner class of :mod:`skbn.learners` with its test parameters."""
+    """List every public learner of the learners and ensemble modules, with test parameters."""
+    import skbn.ensemble as ensemble
     import skbn.learners as learners
     from skbn.base import BaseStructureLearner
 
     found = []
-    for name in learners.__all__:
-        cls = getattr(learners, name)
-        if inspect.isclass(cls) and issubclass(cls, BaseStructureLearner):
-            found.append((cls, INIT_PARAMS.get(name, {})))
+    for module in (learners, ensemble):
+        for name in module.__all__:
+            cls = getattr(module, name)
+            if inspect.isclass(cls) and issubclass(cls, BaseStructureLearner):
+                found.append((cls, INIT_PARAMS.get(name, {})))
     return found
 
 

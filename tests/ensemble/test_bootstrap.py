@@ -43,8 +43,9 @@ def test_true_dag_is_recovered_from_its_transitive_closure():
 
 def test_empty_start_is_accepted_and_changes_nothing_else(asia):
     _, X = asia
-    est = BootstrapPosetLearner(n_poset_resamples=5, n_test_resamples=5, start="empty",
-                                random_state=0).fit(X)
+    est = BootstrapPosetLearner(
+        n_poset_resamples=5, n_test_resamples=5, start="empty", random_state=0
+    ).fit(X)
     assert is_dag(est.graph_)
     with pytest.raises(ValueError, match="start"):
         BootstrapPosetLearner(start="chain").fit(X)
