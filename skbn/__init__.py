@@ -1,14 +1,56 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """skbn: scikit-learn-compatible structure learning of Bayesian networks.
 
-Subpackages: :mod:`skbn.data` (validation and encoding), :mod:`skbn.graph` (DAG/CPDAG/PDAG
-helpers, I/O, plotting), :mod:`skbn.metrics` (structure metrics) and :mod:`skbn.datasets`
-(bundled networks, sampling, random DAGs, problem generators).
+Learners (:mod:`skbn.learners`) are scikit-learn estimators whose ``fit(X)`` sets
+``graph_``; scores (:mod:`skbn.scores`) and CI tests (:mod:`skbn.ci_tests`) are small
+parameter objects; :mod:`skbn.model_selection` tunes and compares learners (OTSL,
+Intersection-Validation); :mod:`skbn.ensemble` combines them (bootstrap + poset).
+:mod:`skbn.data`, :mod:`skbn.graph`, :mod:`skbn.metrics` and :mod:`skbn.datasets` hold data
+validation, graph helpers, structure metrics, bundled networks and generators.
 """
 
-from skbn import data, datasets, graph, metrics
+from skbn import (
+    ci_tests,
+    data,
+    datasets,
+    ensemble,
+    graph,
+    learners,
+    metrics,
+    model_selection,
+    scores,
+)
 from skbn.data import check_data
+from skbn.datasets import list_networks, load_network, make_problem
+from skbn.ensemble import BootstrapPosetLearner, bootstrap_edge_frequencies
+from skbn.learners import FGES, MMHC, HillClimb, PCStable, TabuSearch
+from skbn.model_selection import InterValSearchCV, OTSLSearchCV, intersection_validate
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["check_data", "data", "datasets", "graph", "metrics", "__version__"]
+__all__ = [
+    "FGES",
+    "MMHC",
+    "BootstrapPosetLearner",
+    "HillClimb",
+    "InterValSearchCV",
+    "OTSLSearchCV",
+    "PCStable",
+    "TabuSearch",
+    "__version__",
+    "bootstrap_edge_frequencies",
+    "check_data",
+    "ci_tests",
+    "data",
+    "datasets",
+    "ensemble",
+    "graph",
+    "intersection_validate",
+    "learners",
+    "list_networks",
+    "load_network",
+    "make_problem",
+    "metrics",
+    "model_selection",
+    "scores",
+]
