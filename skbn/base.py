@@ -115,9 +115,9 @@ class BaseStructureLearner(BaseEstimator):
         except ValueError as exc:
             if kind == "auto":
                 raise
-            raise ValueError(
-                f"{type(self).__name__} with {self._kind_source()!r} needs {kind} data: {exc}"
-            ) from None
+            source = self._kind_source()
+            who = type(self).__name__ + ("" if source is None else f" with {source!r}")
+            raise ValueError(f"{who} needs {kind} data: {exc}") from None
         prepared = self._prepare(data)
         A, graph_kind = self._learn(data, prepared)
         self.feature_names_in_ = np.asarray(data.names, dtype=object)

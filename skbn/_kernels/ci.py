@@ -282,3 +282,36 @@ def pc_level_fisher_z(corr, n, neighbours, degrees, pairs, level, z_crit):
             if level == 0 or not _next_combination(comb, size):
                 break
     return removed, sepsets
+
+
+@njit(cache=True, parallel=True)
+def fisher_z_pvalues_given_parents(corr, n, pairs, indptr, indices):
+    """Two-sided Fisher-z p-values of (i, j | pa(i) + pa(j)) for many pairs, in parallel.
+
+    ``indptr``/``indices`` hold the parent lists in CSR form (parents of v are
+    ``indices[indptr[v]:indptr[v + 1]]``); i and j themselves are left out of the set.
+    """
+    m = pairs.shape[0]
+    out = np.empty(m)
+    for e in prange(m):
+        i = pairs[e, 0]
+        j = pairs[e, 1]
+        cap = (indptr[i + 1] - indptr[i]) + (indptr[j + 1] - indptr[j])
+        buf = np.empty(cap, dtype=np.int64)
+        size = 0
+        for v in (i, j):
+            for k in range(indptr[v], indptr[v + 1]):
+                u = indices[k]
+                if u == i or u == j:
+                    continue
+                seen = False
+                for t in range(size):
+                    if buf[t] == u:
+                        seen = True
+                        break
+                if not seen:
+                    buf[size] = u
+                    size += 1
+        z = fisher_z(corr, n, i, j, buf[:size])
+        out[e] = math.erfc(abs(z) / math.sqrt(2.0))
+    return out
