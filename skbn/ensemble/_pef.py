@@ -293,12 +293,11 @@ class PEFLearner(BaseStructureLearner):
             else:
                 G[i, j] = True
                 added.append((i, j))
-        if self.prune:
-            z_crit2 = stats.norm.isf(alpha2 / 2)
+        if self.prune:  # same level as the re-test: alpha2
             for u, v in added:
                 others = np.array(
                     sorted(set(np.flatnonzero(G[:, v]).tolist()) - {u}), dtype=np.int64
                 )
-                if abs(fisher_z(corr, n, u, v, others)) <= z_crit2:
+                if abs(fisher_z(corr, n, u, v, others)) <= z_crit:
                     G[u, v] = False
         return int(sum(G[u, v] for u, v in added))
