@@ -4,7 +4,8 @@
 Learners (:mod:`skbn.learners`) are scikit-learn estimators whose ``fit(X)`` sets
 ``graph_``; scores (:mod:`skbn.scores`) and CI tests (:mod:`skbn.ci_tests`) are small
 parameter objects; :mod:`skbn.model_selection` tunes and compares learners (OTSL,
-Intersection-Validation); :mod:`skbn.ensemble` combines them (bootstrap + poset).
+Intersection-Validation); :mod:`skbn.ensemble` combines them (bootstrap + poset,
+partition-estimation-fusion, structure-learning ensembles and Auto-SLE).
 :mod:`skbn.data`, :mod:`skbn.graph`, :mod:`skbn.metrics` and :mod:`skbn.datasets` hold data
 validation, graph helpers, structure metrics, bundled networks and generators.
 """
@@ -22,7 +23,13 @@ from skbn import (
 )
 from skbn.data import check_data
 from skbn.datasets import list_networks, load_network, make_problem
-from skbn.ensemble import BootstrapPosetLearner, bootstrap_edge_frequencies
+from skbn.ensemble import (
+    AutoSLEEnsemble,
+    BootstrapPosetLearner,
+    PEFLearner,
+    StructureLearningEnsemble,
+    bootstrap_edge_frequencies,
+)
 from skbn.learners import FGES, MMHC, HillClimb, PCStable, TabuSearch
 from skbn.model_selection import InterValSearchCV, OTSLSearchCV, intersection_validate
 
@@ -31,11 +38,14 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "FGES",
     "MMHC",
+    "AutoSLEEnsemble",
     "BootstrapPosetLearner",
     "HillClimb",
     "InterValSearchCV",
     "OTSLSearchCV",
     "PCStable",
+    "PEFLearner",
+    "StructureLearningEnsemble",
     "TabuSearch",
     "__version__",
     "bootstrap_edge_frequencies",

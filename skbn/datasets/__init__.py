@@ -16,7 +16,7 @@ from skbn.datasets._bif import BIFError, parse_bif, read_bif, to_bif, write_bif
 from skbn.datasets._bundled import list_networks, load_network
 from skbn.datasets._gaussian import LinearGaussianNetwork, make_linear_gaussian
 from skbn.datasets._network import DiscreteBayesianNetwork
-from skbn.datasets._problems import make_problem
+from skbn.datasets._problems import TRAINING_NETWORKS, make_problem, make_training_problems
 from skbn.datasets._random_dags import (
     make_erdos_renyi_dag,
     make_scale_free_dag,
@@ -26,6 +26,7 @@ from skbn.datasets._replicate import replicate_network
 
 __all__ = [
     "BIFError",
+    "TRAINING_NETWORKS",
     "DiscreteBayesianNetwork",
     "LinearGaussianNetwork",
     "list_networks",
@@ -33,6 +34,7 @@ __all__ = [
     "make_erdos_renyi_dag",
     "make_linear_gaussian",
     "make_problem",
+    "make_training_problems",
     "make_scale_free_dag",
     "make_small_world_dag",
     "parse_bif",

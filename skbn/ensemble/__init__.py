@@ -4,20 +4,30 @@
 ``bootstrap_edge_frequencies`` gives bootstrap arc strengths and an averaged, acyclic graph;
 ``BootstrapPosetLearner`` (Caravagna & Ramazzotti) learns a partial order from bootstrap
 fits and keeps the arcs that beat a permutation null; ``PEFLearner`` (Gu & Zhou) learns
-Gaussian networks with many variables by partition, estimation and fusion.
+Gaussian networks with many variables by partition, estimation and fusion;
+``StructureLearningEnsemble`` runs several learners and keeps the best-scoring output, and
+``AutoSLEEnsemble`` (Liu et al.) learns its members with Optuna on training problems.
 """
 
+from skbn.ensemble._autosle import AutoSLEEnsemble, default_search_space, ensemble_quality
 from skbn.ensemble._bootstrap import (
     BootstrapPosetLearner,
     EdgeFrequencies,
     bootstrap_edge_frequencies,
 )
 from skbn.ensemble._pef import PEFLearner, partition_variables
+from skbn.ensemble._sle import PAPER_SLE, FallbackSelectedWarning, StructureLearningEnsemble
 
 __all__ = [
+    "PAPER_SLE",
+    "AutoSLEEnsemble",
     "BootstrapPosetLearner",
     "EdgeFrequencies",
+    "FallbackSelectedWarning",
     "PEFLearner",
+    "StructureLearningEnsemble",
     "bootstrap_edge_frequencies",
+    "default_search_space",
+    "ensemble_quality",
     "partition_variables",
 ]

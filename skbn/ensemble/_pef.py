@@ -17,7 +17,7 @@ from sklearn.base import clone
 from skbn._kernels.ci import fisher_z, fisher_z_pvalues_given_parents
 from skbn._kernels.gaussian import residual_variance
 from skbn.base import BaseStructureLearner
-from skbn.graph._array import has_path, pdag_to_dag_array
+from skbn.graph._array import extension_or_fallback, has_path
 from skbn.graph._convert import from_adjacency, to_adjacency
 from skbn.learners import FGES
 from skbn.utils._param_validation import HasMethods, Interval
@@ -89,15 +89,8 @@ def _fit_cluster(estimator, X, columns):
     """Fit a clone on the cluster's columns; return a DAG adjacency over those columns."""
     est = clone(estimator).fit(X.iloc[:, columns])
     A = to_adjacency(est.graph_, list(X.columns[columns]))
-    dag = pdag_to_dag_array(A)
-    if dag is not None:
-        return dag.astype(bool)
-    # a PDAG without extension: keep its directed arcs, skipping any that closes a cycle
-    kept = np.zeros(A.shape, dtype=bool)
-    for u, v in zip(*np.nonzero(A & (1 - A.T))):
-        if not has_path(kept, int(v), int(u)):
-            kept[u, v] = True
-    return kept
+    # a PDAG without extension falls back to its arcs plus topologically oriented edges
+    return extension_or_fallback(A)[0].astype(bool)
 
 
 def _gain(corr, n, child, parents, new):

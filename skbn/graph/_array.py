@@ -18,6 +18,7 @@ __all__ = [
     "meek_orient_array",
     "pdag_to_dag_array",
     "v_structures_array",
+    "extension_or_fallback",
     "pair_types",
 ]
 
@@ -255,3 +256,32 @@ def pair_types(A: np.ndarray) -> np.ndarray:
     """
     A = A.astype(np.int8)
     return A + 2 * A.T
+
+
+def extension_or_fallback(A: np.ndarray) -> tuple[np.ndarray, bool]:
+    """A DAG for the PDAG ``A``: a consistent extension if one exists, else a fallback.
+
+    Returns ``(dag, extended)``. When ``A`` has no consistent extension (some PC outputs),
+    the fallback keeps the directed arcs in row-major order, skipping any that would close a
+    cycle, then orients every undirected edge along a topological order of those arcs (which
+    can create no cycle). ``extended`` is False for the fallback, so callers can tell the two
+    apart; the fallback's v-structures may differ from ``A``'s.
+    """
+    A = (np.asarray(A) != 0).astype(np.int8)
+    dag = pdag_to_dag_array(A)
+    if dag is not None:
+        return dag.astype(np.int8), True
+    D = directed_part(A)
+    kept = np.zeros(A.shape, dtype=np.int8)
+    for u, v in zip(*np.nonzero(D)):
+        if not has_path(kept, int(v), int(u)):
+            kept[u, v] = 1
+    order = topological_sort_array(kept)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    for u, v in zip(*np.nonzero(np.triu(undirected_part(A)))):
+        if rank[u] < rank[v]:
+            kept[u, v] = 1
+        else:
+            kept[v, u] = 1
+    return kept, False

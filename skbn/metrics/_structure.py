@@ -63,21 +63,30 @@ def _aligned(truth, learned) -> tuple[np.ndarray, np.ndarray, list]:
     return T, _align_to(nodes, learned, "learned"), nodes
 
 
-def _cpdag(A: np.ndarray, which: str) -> np.ndarray:
-    """CPDAG of a DAG; a graph with undirected edges is taken as the CPDAG/PDAG it is."""
-    if np.any(A & A.T):
+def _cpdag(A: np.ndarray, which: str, kind: str | None = None) -> np.ndarray:
+    """CPDAG of a DAG; a CPDAG/PDAG (by its ``kind`` or its undirected edges) is kept as is.
+
+    A PDAG may hold a directed cycle (PC with conflicting orientations); only a graph that
+    claims to be a DAG, or says nothing, is refused for one.
+    """
+    if kind in ("cpdag", "pdag") or np.any(A & A.T):
         return A
     try:
         return dag_to_cpdag_array(A)
     except ValueError:
         raise ValueError(
-            f"The {which} graph has a directed cycle; metrics need a DAG, CPDAG or PDAG."
+            f"The {which} graph has a directed cycle; metrics need a DAG, CPDAG or PDAG "
+            "(a PDAG's networkx graph says so with graph['kind'] = 'pdag')."
         ) from None
+
+
+def _kind_of(graph) -> str | None:
+    return graph.graph.get("kind") if isinstance(graph, nx.Graph) else None
 
 
 def _as_cpdags(truth, learned) -> tuple[np.ndarray, np.ndarray]:
     T, L, _ = _aligned(truth, learned)
-    return _cpdag(T, "true"), _cpdag(L, "learned")
+    return _cpdag(T, "true", _kind_of(truth)), _cpdag(L, "learned", _kind_of(learned))
 
 
 def _prf(tp: int, n_pred: int, n_true: int) -> PrecisionRecallF1:
@@ -117,7 +126,7 @@ def shd(truth, learned, *, kind: Literal["cpdag", "dag"] = "cpdag") -> int:
     """
     T, L, _ = _aligned(truth, learned)
     if kind == "cpdag":
-        T, L = _cpdag(T, "true"), _cpdag(L, "learned")
+        T, L = _cpdag(T, "true", _kind_of(truth)), _cpdag(L, "learned", _kind_of(learned))
     elif kind == "dag":
         for A, which in ((T, "true"), (L, "learned")):
             if np.any(A & A.T):
@@ -288,7 +297,7 @@ def partial_hamming_distance(graph, partial: PartialGraph) -> int:
     """
     if not isinstance(partial, PartialGraph):
         raise TypeError(f"partial must be a PartialGraph, got {type(partial).__name__}.")
-    L = _cpdag(_align_to(partial.nodes, graph, "given"), "given")
+    L = _cpdag(_align_to(partial.nodes, graph, "given"), "given", _kind_of(graph))
     diff = (pair_types(L) != partial.types) & partial.known
     return int(np.triu(diff, 1).sum())
 

@@ -17,6 +17,39 @@ INIT_PARAMS: dict[str, dict] = {
     "BootstrapPosetLearner": {"n_poset_resamples": 3, "n_test_resamples": 3, "random_state": 0},
 }
 
+
+def _ensemble_params() -> dict:
+    from skbn.learners import FGES, HillClimb
+
+    return {"estimators": [HillClimb(random_state=0), FGES()]}
+
+
+def _autosle_params() -> dict:
+    import networkx as nx
+    from optuna.distributions import FloatDistribution
+
+    from skbn.datasets import make_training_problems
+    from skbn.learners import FGES
+
+    return {
+        "search_space": {"fges": (FGES(), {"penalty_discount": FloatDistribution(1.0, 10.0)})},
+        # true graphs as arrays: their repr (part of the test ids) is stable across processes
+        "problems": [
+            (X, nx.to_numpy_array(dag, nodelist=list(X.columns), dtype=int))
+            for X, dag in make_training_problems(2, n_nodes=(5, 6), n_samples=100, random_state=0)
+        ],
+        "ensemble_size": 1,
+        "n_trials": 2,
+        "random_state": 0,
+    }
+
+
+#: Learners whose test parameters hold objects, built afresh for each call.
+INIT_PARAM_FACTORIES = {
+    "StructureLearningEnsemble": _ensemble_params,
+    "AutoSLEEnsemble": _autosle_params,
+}
+
 #: Learners left out of the generic checks, with the reason.
 EXCLUDED_FROM_COMMON_CHECKS = {
     "PEFLearner": "Gaussian-only, while scikit-learn's common checks and skbn's learner checks "
@@ -40,7 +73,8 @@ def all_learners() -> list[tuple[type, dict]]:
                 and issubclass(cls, BaseStructureLearner)
                 and name not in EXCLUDED_FROM_COMMON_CHECKS
             ):
-                found.append((cls, INIT_PARAMS.get(name, {})))
+                factory = INIT_PARAM_FACTORIES.get(name)
+                found.append((cls, factory() if factory else INIT_PARAMS.get(name, {})))
     return found
 
 
