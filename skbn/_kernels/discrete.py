@@ -203,3 +203,63 @@ def family_counts(codes, arities, child, parents):
     for i in range(codes.shape[0]):
         counts[index[i], codes[i, child]] += 1.0
     return counts
+
+
+@njit(cache=True)
+def log_multinomial_regret(m, r):
+    """``log C(m, r)``: the normalising sum of the multinomial NML distribution.
+
+    ``C(m, 1) = 1``; ``C(m, 2)`` is the O(m) binomial sum; then Kontkanen & Myllymaki's
+    recurrence ``C(m, k + 2) = C(m, k + 1) + m / k * C(m, k)``, all in log space.
+    """
+    if m == 0 or r == 1:
+        return 0.0
+    # log C(m, 2) = log sum_h binom(m, h) (h/m)^h ((m-h)/m)^(m-h)
+    terms = np.empty(m + 1)
+    lm = math.log(m)
+    lgm = math.lgamma(m + 1.0)
+    for h in range(m + 1):
+        t = lgm - math.lgamma(h + 1.0) - math.lgamma(m - h + 1.0)
+        if h > 0:
+            t += h * (math.log(h) - lm)
+        if h < m:
+            t += (m - h) * (math.log(m - h) - lm)
+        terms[h] = t
+    top = terms.max()
+    log_c2 = top + math.log(np.exp(terms - top).sum())
+    if r == 2:
+        return log_c2
+    prev, cur = 0.0, log_c2  # log C(m, k), log C(m, k + 1) with k = 1
+    for k in range(1, r - 1):
+        other = math.log(m / k) + prev
+        hi = max(cur, other)
+        nxt = hi + math.log(math.exp(cur - hi) + math.exp(other - hi))
+        prev, cur = cur, nxt
+    return cur
+
+
+@njit(cache=True)
+def fnml_family_score(codes, arities, child, parents, log_regrets):
+    """FNML local score: maximised log-likelihood minus ``log C(N_j, r)`` per configuration.
+
+    ``log_regrets`` (length n + 1) caches ``log C(m, r_child)``; NaN entries are computed on
+    first use and stored, so each count size costs its O(m) sum once per arity.
+    """
+    counts = family_counts(codes, arities, child, parents)
+    q, r = counts.shape
+    total = 0.0
+    for j in range(q):
+        nj = 0.0
+        for k in range(r):
+            nj += counts[j, k]
+        if nj == 0.0:
+            continue
+        for k in range(r):
+            c = counts[j, k]
+            if c > 0.0:
+                total += c * math.log(c / nj)
+        m = int(nj)
+        if np.isnan(log_regrets[m]):
+            log_regrets[m] = log_multinomial_regret(m, r)
+        total -= log_regrets[m]
+    return total

@@ -2,7 +2,8 @@
 """Structure learners: scikit-learn estimators whose ``fit(X)`` sets ``graph_``.
 
 Score-based learners search for a DAG (``HillClimb``, ``TabuSearch``) or a Markov
-equivalence class (``FGES``) that maximises a decomposable score from :mod:`skbn.scores`.
+equivalence class (``FGES``) that maximises a decomposable score from :mod:`skbn.scores`;
+``ExactSearch`` finds a globally optimal DAG for up to about 25 variables.
 Every learner also fits the network's parameters, so ``score_samples``/``score`` give
 held-out log-likelihoods for scikit-learn's model selection tools.
 
@@ -11,10 +12,11 @@ in :mod:`skbn.ci_tests` and orient it with colliders and Meek's rules; the hybri
 restricts hill climbing to a skeleton found by tests.
 """
 
+from skbn.learners._exact import ExactSearch
 from skbn.learners._fges import FGES
 from skbn.learners._hill_climb import HillClimb
 from skbn.learners._mmhc import MMHC
 from skbn.learners._pc import PCStable
 from skbn.learners._tabu import TabuSearch
 
-__all__ = ["FGES", "MMHC", "HillClimb", "PCStable", "TabuSearch"]
+__all__ = ["FGES", "MMHC", "ExactSearch", "HillClimb", "PCStable", "TabuSearch"]

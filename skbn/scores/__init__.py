@@ -11,11 +11,12 @@ Discrete scores count family configurations with numba kernels; Gaussian scores 
 covariance matrix, so a local score costs O(k^3) in the number of parents, not O(n).
 
 Score-equivalent scores (equal on Markov-equivalent DAGs): LogLikelihood, BIC, AIC, EBIC,
-BDeu, GaussianLogLikelihood, GaussianAIC, GaussianBIC, GaussianEBIC, BGe. K2 is not.
+BDeu, GaussianLogLikelihood, GaussianAIC, GaussianBIC, GaussianEBIC, BGe. K2 and FNML are
+not.
 """
 
 from skbn.scores._base import BoundScore, Score
-from skbn.scores._discrete import AIC, BIC, EBIC, K2, BDeu, LogLikelihood
+from skbn.scores._discrete import AIC, BIC, EBIC, FNML, K2, BDeu, LogLikelihood
 from skbn.scores._gaussian import (
     BGe,
     GaussianAIC,
@@ -31,6 +32,7 @@ __all__ = [
     "BIC",
     "BoundScore",
     "EBIC",
+    "FNML",
     "GaussianAIC",
     "GaussianBIC",
     "GaussianEBIC",

@@ -111,6 +111,14 @@ class BoundScore(DataBound):
             raise ValueError("The graph has no consistent DAG extension, so it has no score.")
         return float(sum(self.local_score(j, np.flatnonzero(D[:, j])) for j in range(len(D))))
 
+    def superset_bound(self, child: int, parents: Sequence[int]) -> float | None:
+        """An upper bound on the local score of ``child`` with any superset of ``parents``.
+
+        Exact searches stop extending a parent set once this bound cannot beat the best of
+        its subsets. None (the default) means the score offers no such bound.
+        """
+        return None
+
     # Subclasses implement these two on encoded indices.
     def _local(self, child: int, parents: np.ndarray) -> float:  # pragma: no cover
         raise NotImplementedError

@@ -31,6 +31,18 @@ class _BoundGaussianLL(BoundScore):
         ll = gaussian_loglik(self._cov, self.n_samples, child, parents)
         return ll - self._per_param * (len(parents) + 2)
 
+    def superset_bound(self, child, parents):
+        # the log-likelihood grows with the parent set, up to that of all other variables
+        if self._per_param <= 0:
+            return None
+        full = getattr(self, "_full_ll", None)
+        if full is None:
+            full = self._full_ll = {}
+        if child not in full:
+            others = np.array([j for j in range(self.n_features) if j != child], dtype=np.int64)
+            full[child] = gaussian_loglik(self._cov, self.n_samples, child, others)
+        return full[child] - self._per_param * (len(parents) + 2)
+
     def _toggle(self, child, parents):
         ll = toggle_gaussian_loglik(self._cov, self.n_samples, child, parents)
         k = np.full(self.n_features, len(parents) + 3.0)
