@@ -9,14 +9,16 @@ held-out log-likelihoods for scikit-learn's model selection tools.
 
 Constraint-based learners (``PCStable``) build a skeleton from conditional-independence tests
 in :mod:`skbn.ci_tests` and orient it with colliders and Meek's rules; the hybrid ``MMHC``
-restricts hill climbing to a skeleton found by tests.
+restricts hill climbing to a skeleton found by tests, and ``OrderMCMC`` samples topological
+orders within a PC skeleton and returns the best DAG it met.
 """
 
 from skbn.learners._exact import ExactSearch
 from skbn.learners._fges import FGES
 from skbn.learners._hill_climb import HillClimb
 from skbn.learners._mmhc import MMHC
+from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
 from skbn.learners._tabu import TabuSearch
 
-__all__ = ["FGES", "MMHC", "ExactSearch", "HillClimb", "PCStable", "TabuSearch"]
+__all__ = ["FGES", "MMHC", "ExactSearch", "HillClimb", "OrderMCMC", "PCStable", "TabuSearch"]

@@ -14,6 +14,7 @@ INIT_PARAMS: dict[str, dict] = {
     "FGES": {},
     "PCStable": {},
     "MMHC": {"random_state": 0},
+    "OrderMCMC": {"n_iter": 300, "random_state": 0},
     "BootstrapPosetLearner": {"n_poset_resamples": 3, "n_test_resamples": 3, "random_state": 0},
 }
 
