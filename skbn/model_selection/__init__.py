@@ -5,10 +5,10 @@
 learned structure on out-of-bag bootstrap data; ``OutOfSampleBootstrap`` is its splitter and
 works in scikit-learn's own ``GridSearchCV``. The structure scorers (``ebic_scorer``,
 ``bdeu_scorer``, ...) score ``graph_`` on held-out data; ``make_truth_scorer`` compares it
-with a known truth. ``InSampleSearchCV`` and ``StARSSearchCV`` are the baselines of the OTSL
-paper's comparison. Intersection-Validation (``intersection_validate``, ``InterValSearchCV``,
-``InterValScorer``) compares learners without ground truth through the agreement graph of
-their CPDAGs.
+with a known truth. ``InSampleSearchCV``, ``StARSSearchCV`` and ``OCTSearchCV``
+(Markov-blanket predictions, Biza et al.) are the baselines of the OTSL paper's comparison.
+Intersection-Validation (``intersection_validate``, ``InterValSearchCV``, ``InterValScorer``)
+compares learners without ground truth through the agreement graph of their CPDAGs.
 """
 
 from skbn.model_selection._interval import (
@@ -19,6 +19,11 @@ from skbn.model_selection._interval import (
     agreement_graph,
     intersection_validate,
     make_interval_scorer,
+)
+from skbn.model_selection._oct import (
+    OCTSearchCV,
+    markov_blankets,
+    prediction_mutual_information,
 )
 from skbn.model_selection._otsl import InSampleSearchCV, OTSLRandomSearchCV, OTSLSearchCV
 from skbn.model_selection._scorers import (
@@ -36,6 +41,9 @@ from skbn.model_selection._split import InSampleSplit, OutOfSampleBootstrap
 from skbn.model_selection._stars import StARSSearchCV
 
 __all__ = [
+    "OCTSearchCV",
+    "markov_blankets",
+    "prediction_mutual_information",
     "InSampleSearchCV",
     "InterValResult",
     "InterValScorer",
