@@ -25,3 +25,29 @@ def test_reproduction_scripts_run_quick(script, tmp_path):
     text = out.read_text()
     assert "| P/SLE |" in text
     assert out.with_suffix(".csv").exists()
+
+
+def test_otsl_reproduction_runs_on_one_small_problem(tmp_path):
+    out = tmp_path / "otsl.md"
+    _run(
+        [
+            ROOT / "examples" / "reproduce_otsl.py",
+            "--quick",
+            "--networks",
+            "asia",
+            "--sizes",
+            "300",
+            "--families",
+            "OrderMCMC",
+            "FGES",
+            "--jobs",
+            "1",
+            "--out",
+            out,
+        ],
+        tmp_path,
+    )
+    text = out.read_text()
+    for tuner in ("| OTSL |", "| OCT |", "| StARS |"):
+        assert tuner in text
+    assert "| OrderMCMC |" in text

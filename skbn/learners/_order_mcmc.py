@@ -48,6 +48,8 @@ class OrderMCMC(BaseStructureLearner):
         Test of the PC-Stable skeleton (default by data kind).
     alpha : float, default=0.05
         Significance level of the skeleton's tests.
+    max_cond_size : int, default=None
+        Largest conditioning set of the skeleton's tests (None: unlimited).
     max_indegree : int, default=None
         Largest parent set; None allows any subset of the candidate parents (at most
         ``MAX_CANDIDATE_PARENTS`` of them per variable).
@@ -95,6 +97,7 @@ class OrderMCMC(BaseStructureLearner):
         "search_space": [StrOptions({"pc"}), None],
         "ci_test": [CITest, None],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "max_cond_size": [Interval(Integral, 0, None, closed="left"), None],
         "max_indegree": [Interval(Integral, 0, None, closed="left"), None],
         "n_iter": [Interval(Integral, 1, None, closed="left")],
         "burn_in": [
@@ -113,6 +116,7 @@ class OrderMCMC(BaseStructureLearner):
         search_space: str | None = "pc",
         ci_test: CITest | None = None,
         alpha: float = 0.05,
+        max_cond_size: int | None = None,
         max_indegree: int | None = None,
         n_iter: int = 10_000,
         burn_in: float = 0.2,
@@ -124,6 +128,7 @@ class OrderMCMC(BaseStructureLearner):
         self.search_space = search_space
         self.ci_test = ci_test
         self.alpha = alpha
+        self.max_cond_size = max_cond_size
         self.max_indegree = max_indegree
         self.n_iter = n_iter
         self.burn_in = burn_in
@@ -142,7 +147,8 @@ class OrderMCMC(BaseStructureLearner):
         p = data.n_features
         if self.search_space is None:
             return [[u for u in range(p) if u != v] for v in range(p)]
-        pc = PCStable(self.ci_test, alpha=self.alpha).fit(data.to_frame())
+        pc = PCStable(self.ci_test, alpha=self.alpha, max_cond_size=self.max_cond_size)
+        pc = pc.fit(data.to_frame())
         A = to_adjacency(pc.graph_, list(data.names))
         S = (A | A.T) != 0
         return [np.flatnonzero(S[:, v]).tolist() for v in range(p)]
