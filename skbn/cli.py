@@ -2,7 +2,9 @@
 """The ``skbn`` command.
 
 ``skbn learn`` learns a structure from a CSV file, or from data it samples from a bundled
-network (then it also prints a structure report against the true network);
+network (then it also prints a structure report against the true network); ``skbn tune``
+(OTSL), ``compare`` (Intersection-Validation), ``bootstrap``, ``pef`` and ``autosle`` run the
+meta-estimators on the same kinds of input;
 ``skbn networks list`` lists the bundled networks; ``skbn networks sample NAME`` draws data
 from one, prints a summary and writes the data (CSV) and a picture of the true network.
 """
@@ -13,6 +15,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from skbn._cli_methods import add_method_commands, run_method_command
 
 __all__ = ["main"]
 
@@ -33,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_learn(commands)
+    add_method_commands(commands, add_source)
     networks = commands.add_parser(
         "networks",
         help="list the bundled networks or sample data from one",
@@ -61,9 +66,86 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-LEARNERS = ("hc", "tabu", "fges", "pc", "mmhc")
+LEARNERS = ("hc", "tabu", "fges", "pc", "mmhc", "exact", "mcmc")
 TESTS = ("g2", "x2", "mi-sh", "fisher-z")
-SCORES = ("bic", "aic", "ebic", "bdeu", "k2", "bge")
+SCORES = ("bic", "aic", "ebic", "bdeu", "k2", "fnml", "bge")
+
+
+def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
+    """Add the arguments every method command shares: a CSV file or a bundled network."""
+    source = parser.add_mutually_exclusive_group(required=required)
+    source.add_argument("data", nargs="?", type=Path, help="CSV file, one column per variable")
+    source.add_argument("--network", help="sample from this bundled network instead")
+    parser.add_argument(
+        "-n",
+        "--n-samples",
+        type=_positive_int,
+        default=n_default,
+        help=f"rows to sample with --network (default: {n_default})",
+    )
+    parser.add_argument(
+        "--nodes",
+        type=_positive_int,
+        default=None,
+        help="with --network: replicate it to at least this many variables",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=("discrete", "gaussian"),
+        default=None,
+        help="with --network: its own CPTs (discrete, default) or a "
+        "linear-Gaussian model on its graph; with a CSV: treat every column "
+        "as discrete (categories) or continuous (default: from the column types)",
+    )
+    parser.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
+    parser.add_argument(
+        "--jobs", type=int, default=None, help="parallel jobs (joblib; -1 for all cores)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def load_source(args, default_kind: str = "discrete"):
+    """Return ``(X, truth or None, description)`` from the shared data arguments."""
+    if args.network:
+        from skbn.datasets import make_problem
+
+        kind = args.kind or default_kind
+        X, truth = make_problem(
+            args.network,
+            n_nodes=args.nodes,
+            n_samples=args.n_samples,
+            kind=kind,
+            random_state=args.random_state,
+        )
+        size = f", replicated to {X.shape[1]} variables" if args.nodes else ""
+        return X, truth, f"{args.n_samples} rows sampled from {args.network} ({kind}{size})"
+    if args.nodes:
+        raise ValueError("--nodes applies to --network data only.")
+    X, truth = _read_csv(args.data, args.kind)
+    return X, truth, f"{args.data} ({len(X)} rows)"
+
+
+def save_outputs(graph, args, title: str, truth=None) -> None:
+    """Write ``--out`` (JSON, GraphML or DOT) and ``--plot`` (PNG, SVG, PDF) if asked."""
+    if getattr(args, "out", None):
+        from skbn.graph import write_graph
+
+        write_graph(graph, args.out)
+        print(f"graph       written to {args.out}")
+    if getattr(args, "plot", None):
+        from skbn.graph import plot_graph
+
+        save_figure(plot_graph(graph, truth=truth, title=title), args.plot)
+
+
+def save_figure(ax, path) -> None:
+    """Save the figure of ``ax`` to ``path`` and say so."""
+    import matplotlib.pyplot as plt
+
+    ax.figure.tight_layout()
+    ax.figure.savefig(path, dpi=120)
+    plt.close(ax.figure)
+    print(f"picture     written to {path}")
 
 
 def _add_learn(commands) -> None:
@@ -73,29 +155,13 @@ def _add_learn(commands) -> None:
         description="Learn a Bayesian network structure from a CSV file, or from data sampled "
         "from a bundled network (then a structure report against the truth is printed).",
     )
-    source = learn.add_mutually_exclusive_group(required=True)
-    source.add_argument("data", nargs="?", type=Path, help="CSV file, one column per variable")
-    source.add_argument("--network", help="sample from this bundled network instead")
-    learn.add_argument(
-        "-n",
-        "--n-samples",
-        type=_positive_int,
-        default=10000,
-        help="rows to sample with --network (default: 10000)",
-    )
-    learn.add_argument(
-        "--kind",
-        choices=("discrete", "gaussian"),
-        default=None,
-        help="with --network: its own CPTs (discrete, default) or a "
-        "linear-Gaussian model on its graph; with a CSV: treat every column "
-        "as discrete (categories) or continuous (default: from the column types)",
-    )
+    add_source(learn)
     learn.add_argument(
         "--learner",
         choices=LEARNERS,
         default="hc",
-        help="hc (hill climbing, default), tabu (tabu search), fges, pc (PC-Stable) or mmhc",
+        help="hc (hill climbing, default), tabu (tabu search), fges, pc (PC-Stable), mmhc, "
+        "exact (globally optimal, up to ~25 variables) or mcmc (order MCMC in a PC skeleton)",
     )
     learn.add_argument(
         "--test",
@@ -123,11 +189,12 @@ def _add_learn(commands) -> None:
     learn.add_argument(
         "--iss", type=float, default=1.0, help="bdeu imaginary sample size (default: 1)"
     )
-    learn.add_argument("--max-indegree", type=int, default=None, help="hc/tabu: largest parent set")
+    learn.add_argument(
+        "--max-indegree", type=int, default=None, help="hc/tabu/exact/mcmc: largest parent set"
+    )
     learn.add_argument(
         "--max-degree", type=int, default=None, help="fges: largest number of adjacencies"
     )
-    learn.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
     learn.add_argument("--out", type=Path, help="write the graph (.json, .graphml or .dot)")
     learn.add_argument("--plot", type=Path, help="draw the learned graph (PNG, SVG, PDF)")
 
@@ -136,7 +203,7 @@ def _make_score(name: str, kind: str, args):
     from skbn import scores
 
     gaussian = kind == "gaussian"
-    if name in ("bdeu", "k2") and gaussian:
+    if name in ("bdeu", "k2", "fnml") and gaussian:
         raise ValueError(
             f"score {name!r} needs discrete data; use bic, ebic or bge, or "
             "--kind discrete to treat the columns as categories."
@@ -157,6 +224,8 @@ def _make_score(name: str, kind: str, args):
         return scores.BDeu(iss=args.iss)
     if name == "k2":
         return scores.K2()
+    if name == "fnml":
+        return scores.FNML()
     return scores.BGe()
 
 
@@ -177,8 +246,26 @@ def _make_test(name: str | None, kind: str):
 
 
 def _make_learner(args, score, test):
-    from skbn.learners import FGES, MMHC, HillClimb, PCStable, TabuSearch
+    from skbn.learners import (
+        FGES,
+        MMHC,
+        ExactSearch,
+        HillClimb,
+        OrderMCMC,
+        PCStable,
+        TabuSearch,
+    )
 
+    if args.learner == "exact":
+        return ExactSearch(score, max_indegree=args.max_indegree)
+    if args.learner == "mcmc":
+        return OrderMCMC(
+            score,
+            ci_test=test,
+            alpha=args.alpha,
+            max_indegree=args.max_indegree,
+            random_state=args.random_state,
+        )
     if args.learner == "pc":
         return PCStable(test, alpha=args.alpha)
     if args.learner == "mmhc":
@@ -224,17 +311,7 @@ def _learn(args: argparse.Namespace) -> None:
     from skbn.data import check_data
     from skbn.metrics import structure_report
 
-    if args.network:
-        from skbn.datasets import make_problem
-
-        kind = args.kind or "discrete"
-        X, truth = make_problem(
-            args.network, n_samples=args.n_samples, kind=kind, random_state=args.random_state
-        )
-        source = f"{args.n_samples} rows sampled from {args.network} ({kind})"
-    else:
-        X, truth = _read_csv(args.data, args.kind)
-        source = f"{args.data} ({len(X)} rows)"
+    X, truth, source = load_source(args)
     data = check_data(X)
     score = _make_score(args.score, data.kind, args)
     learner = _make_learner(args, score, _make_test(args.test, data.kind))
@@ -255,22 +332,11 @@ def _learn(args: argparse.Namespace) -> None:
     if truth is not None:
         print("\nagainst the true network:")
         print(structure_report(truth, graph))
-    if args.out:
-        from skbn.graph import write_graph
+    save_outputs(graph, args, f"{type(learner).__name__} on {_source_name(args)}", truth)
 
-        write_graph(graph, args.out)
-        print(f"graph       written to {args.out}")
-    if args.plot:
-        import matplotlib
 
-        matplotlib.use("Agg")
-        from skbn.graph import plot_graph
-
-        title = f"{type(learner).__name__} on {args.network or args.data.name}"
-        ax = plot_graph(graph, truth=truth, title=title)
-        ax.figure.tight_layout()
-        ax.figure.savefig(args.plot, dpi=120)
-        print(f"picture     written to {args.plot}")
+def _source_name(args) -> str:
+    return args.network or args.data.name
 
 
 def _list(details: bool) -> None:
@@ -341,8 +407,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     args = _parser().parse_args(argv)
+    if any(getattr(args, name, None) for name in ("plot", "graph_plot")):
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only; no window
     try:
-        if args.command == "learn":
+        if run_method_command(args, load_source, save_outputs, save_figure):
+            pass
+        elif args.command == "learn":
             _learn(args)
         elif args.command == "networks" and args.action == "list":
             _list(args.details)

@@ -176,7 +176,6 @@ def plot_edge_strengths(source, ax=None, threshold: float | None = None):
     F = np.zeros((len(names), len(names)))
     for row in source.table.itertuples():
         F[index[row.u], index[row.v]] = row.strength * row.direction
-        F[index[row.v], index[row.u]] = row.strength * (1 - row.direction)
     size = 0.28 * len(names) + 3
     ax = _axes(ax, (size, size - 0.6))
     image = ax.imshow(F, cmap="viridis", vmin=0, vmax=1)

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The skbn subcommands of the meta-estimators, as a user runs them."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from skbn.cli import main
+from skbn.graph import read_graph
+
+
+def _run(argv, capsys):
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return captured.out
+
+
+@pytest.mark.parametrize("command", ["learn", "tune", "compare", "bootstrap", "pef", "autosle"])
+def test_every_command_has_help(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"])
+    assert info.value.code == 0
+    text = capsys.readouterr().out
+    assert "--network" in text and "--random-state" in text and "--jobs" in text
+
+
+def test_tune_writes_results_graph_and_curve(tmp_path, capsys):
+    results, graph, png = tmp_path / "r.csv", tmp_path / "g.graphml", tmp_path / "c.svg"
+    out = _run(
+        [
+            "tune", "--network", "asia", "-n", "1000", "--learner", "hc:aic",
+            "--param", "criterion__penalty_discount=1,2,4", "--resamples", "3",
+            "--scoring", "normalised-ebic:20", "--results", str(results), "--out", str(graph),
+            "--plot", str(png), "--quiet",
+        ],
+        capsys,
+    )  # fmt: skip
+    assert "chosen" in out and "against the true network" in out
+    table = pd.read_csv(results)
+    assert list(table["criterion__penalty_discount"]) == [1, 2, 4]
+    assert read_graph(graph).number_of_nodes() == 8
+    assert png.read_text().lstrip().startswith("<?xml")
+
+
+def test_tune_names_an_unknown_parameter(capsys):
+    code = main(["tune", "--network", "asia", "--param", "penalty=1,2", "--quiet"])
+    assert code == 2
+    assert "has no parameter ['penalty']" in capsys.readouterr().err
+
+
+def test_compare_ranks_learners(tmp_path, capsys):
+    csv, png = tmp_path / "phd.csv", tmp_path / "curves.png"
+    out = _run(
+        [
+            "compare", "--network", "asia", "-n", "800", "--learners", "hc:bic", "hc:bdeu",
+            "--sizes", "100", "200", "--subsamples", "2", "--out", str(csv), "--plot", str(png),
+        ],
+        capsys,
+    )  # fmt: skip
+    assert "ranking" in out and "agreement" in out
+    results = pd.read_csv(csv)
+    assert set(results["estimator"]) == {"hc:bic", "hc:bdeu"}
+    assert png.stat().st_size > 5000
+
+
+def test_bootstrap_and_poset(tmp_path, capsys):
+    strengths, png = tmp_path / "s.csv", tmp_path / "heat.png"
+    out = _run(
+        [
+            "bootstrap", "--network", "asia", "-n", "800", "--resamples", "5",
+            "--strengths", str(strengths), "--plot", str(png), "--out", str(tmp_path / "g.json"),
+        ],
+        capsys,
+    )  # fmt: skip
+    assert "strength" in out
+    assert {"u", "v", "strength", "direction"} <= set(pd.read_csv(strengths).columns)
+    out = _run(
+        ["bootstrap", "--network", "asia", "-n", "800", "--resamples", "4", "--poset", "--quiet"],
+        capsys,
+    )
+    assert "poset arcs" in out
+
+
+def test_pef_on_a_replicated_network(tmp_path, capsys):
+    png = tmp_path / "clusters.png"
+    out = _run(
+        ["pef", "--network", "child", "--nodes", "80", "--plot", str(png), "--quiet"], capsys
+    )
+    assert "clusters" in out and "f1_adjacency" in out
+    assert png.stat().st_size > 5000
+
+
+def test_autosle_with_a_sqlite_study_and_application(tmp_path, capsys):
+    members = tmp_path / "members.json"
+    url = f"sqlite:///{tmp_path / 'study.db'}"
+    argv = [
+        "autosle", "--problems", "3", "--max-nodes", "12", "--trials", "2",
+        "--ensemble-size", "2", "--storage", url, "--members", str(members), "--quiet",
+    ]  # fmt: skip
+    first = _run(argv, capsys)
+    assert "learned" in first
+    saved = json.loads(members.read_text())
+    assert 1 <= len(saved["members"]) <= 2
+    # the same call resumes the stored study: same members, no new trials needed
+    again = _run([*argv, "--network", "asia", "--kind", "gaussian", "--pef"], capsys)
+    assert json.loads(members.read_text()) == saved
+    assert "against the true network" in again
+
+
+def test_learn_with_exact_and_mcmc(capsys):
+    for learner in ("exact", "mcmc"):
+        out = _run(["learn", "--network", "asia", "-n", "2000", "--learner", learner], capsys)
+        assert "against the true network" in out
