@@ -66,6 +66,7 @@ def main() -> None:
         default=[1600, 6400],
         help="intersection points (rows of the full data)",
     )
+    parser.add_argument("--networks", nargs="+", default=NETWORKS)
     parser.add_argument("--subsamples", type=int, default=10)
     parser.add_argument("--restarts", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=-1)
@@ -74,7 +75,7 @@ def main() -> None:
     out = Path(args.out)
     start = time.perf_counter()
     rows, curves = [], {}
-    for network in NETWORKS:
+    for network in args.networks:
         bn = load_network(network)
         for point in args.points:
             X = bn.sample(point, random_state=0)
@@ -114,12 +115,12 @@ def main() -> None:
     table = pd.DataFrame(rows)
     fig, axes = plt.subplots(
         len(args.points),
-        len(NETWORKS),
-        figsize=(4.2 * len(NETWORKS), 3.4 * len(args.points)),
+        len(args.networks),
+        figsize=(4.2 * len(args.networks), 3.4 * len(args.points)),
         squeeze=False,
     )
     for i, point in enumerate(args.points):
-        for j, network in enumerate(NETWORKS):
+        for j, network in enumerate(args.networks):
             ax = axes[i][j]
             means = curves[(network, point)]
             for name, part in means.groupby(level="estimator", sort=False):

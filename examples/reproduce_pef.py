@@ -61,13 +61,15 @@ def main() -> None:
         "--large", type=int, default=10_000, help="size of the one large problem (0 to skip)"
     )
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--nodes", type=int, default=1000, help="size of the block problems")
+    parser.add_argument("--networks", nargs="+", default=NETWORKS)
     parser.add_argument("--out", default="docs/pef.md")
     args = parser.parse_args()
     out = Path(args.out)
     rows = []
-    for network in NETWORKS:
+    for network in args.networks:
         for seed in range(args.seeds):
-            X, truth = make_problem(network, n_nodes=1000, n_samples=1000, random_state=seed)
+            X, truth = make_problem(network, n_nodes=args.nodes, n_samples=1000, random_state=seed)
             for method in ("P/FGES", "P/PCStable", "FGES", "PCStable"):
                 row = run(method, X, truth, args.jobs)
                 rows.append(dict(network=network, p=X.shape[1], seed=seed, **row))

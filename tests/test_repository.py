@@ -155,12 +155,3 @@ def test_console_script_runs():
         [sys.executable, "-m", "skbn.cli", "networks", "list"], capture_output=True, text=True
     )
     assert result.returncode == 0 and "alarm" in result.stdout
-
-
-def test_example_script_runs(tmp_path):
-    script = ROOT / "examples" / "sample_bundled_network.py"
-    result = subprocess.run(
-        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True
-    )
-    assert result.returncode == 0, result.stderr
-    assert (tmp_path / "asia_vs_truth.png").exists()
