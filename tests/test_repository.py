@@ -155,3 +155,20 @@ def test_console_script_runs():
         [sys.executable, "-m", "skbn.cli", "networks", "list"], capture_output=True, text=True
     )
     assert result.returncode == 0 and "alarm" in result.stdout
+
+
+def test_api_reference_lists_every_public_name():
+    import importlib
+
+    text = (ROOT / "docs" / "api.md").read_text()
+    listed = set(re.findall(r"^   (\w+)$", text, re.M))
+    modules = re.findall(r"^\.\. currentmodule:: (\S+)$", text, re.M)
+    seen = set()
+    for name in modules:
+        module = importlib.import_module(name)
+        for public in module.__all__:
+            obj = getattr(module, public)
+            if not callable(obj) or id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            assert public in listed, f"{name}.{public} is missing from docs/api.md"

@@ -31,7 +31,7 @@ class FisherZ(CITest):
     """Fisher's z test: ``z = sqrt(n - |S| - 3) atanh(rho(x, y | S))``, two-sided normal.
 
     The partial correlation comes from the inverse of the correlation block of
-    ``{x, y} + S``, so a test costs O(|S|^3) whatever ``n`` is. The ``dof`` field reports
+    ``{x, y} + S``, so a test costs ``O(|S|^3)`` whatever ``n`` is. The ``dof`` field reports
     ``n - |S| - 3``.
 
     Examples

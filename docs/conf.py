@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Sphinx configuration of the skbn documentation (built with -W in CI)."""
+
+import skbn
+
+project = "skbn"
+author = "the skbn developers"
+copyright = "the skbn developers"  # noqa: A001
+release = skbn.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "myst_parser",
+]
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+root_doc = "index"
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+templates_path = ["_templates"]
+
+autosummary_generate = True
+autodoc_typehints = "none"
+autodoc_default_options = {"inherited-members": False}
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+numpydoc_validation_checks: set = set()
+
+myst_enable_extensions = ["colon_fence", "dollarmath"]
+myst_heading_anchors = 3
+# "ref.python": numpydoc links attribute names such as graph_, which several classes define;
+# Sphinx then warns that the (unqualified) name is ambiguous.
+suppress_warnings = ["myst.header", "ref.python"]
+
+html_theme = "pydata_sphinx_theme"
+html_title = f"skbn {release}"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+}
+html_static_path: list = []
