@@ -333,7 +333,9 @@ def _pef(args, load_source, save_outputs, save_figure) -> None:
 def _autosle(args, load_source, save_outputs) -> None:
     from skbn.datasets import make_training_problems
     from skbn.ensemble import AutoSLEEnsemble, PEFLearner
+    from skbn.ensemble._slots import open_storage
 
+    open_storage(args.storage)  # a bad URL fails before the problems are generated
     start = time.perf_counter()
     problems = make_training_problems(
         args.problems, n_nodes=(5, args.max_nodes), random_state=args.random_state

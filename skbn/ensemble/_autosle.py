@@ -414,6 +414,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
             default_search_space() if self.search_space is None else self.search_space
         )
         quality = _quality_function(self.quality)
+        storage = open_storage(self.storage)  # a bad URL fails before any work
         problems = self.problems if problems is None else problems
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
         if problems is None or isinstance(problems, Integral):
@@ -423,7 +424,6 @@ class AutoSLEEnsemble(BaseStructureLearner):
         problems = _check_problems(problems)
         fingerprint = _fingerprint(problems, space, self.quality, seed, self.batch_size)
         name = self.study_name or f"autosle-{fingerprint[:16]}"
-        storage = open_storage(self.storage)
         with contextlib.nullcontext() if self.verbose else quiet_optuna():
             study = optuna.create_study(
                 storage=storage, study_name=name, direction="maximize", load_if_exists=True

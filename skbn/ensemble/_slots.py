@@ -36,11 +36,18 @@ def open_storage(storage):
     if storage is None:
         return optuna.storages.InMemoryStorage()
     if isinstance(storage, str):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            return optuna.storages.RDBStorage(
-                storage, heartbeat_interval=HEARTBEAT_INTERVAL, grace_period=GRACE_PERIOD
-            )
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                return optuna.storages.RDBStorage(
+                    storage, heartbeat_interval=HEARTBEAT_INTERVAL, grace_period=GRACE_PERIOD
+                )
+        except Exception as exc:  # sqlalchemy's errors: bad URL, missing driver, no server
+            raise ValueError(
+                f"Cannot open the Optuna storage {storage!r}: {type(exc).__name__}: {exc}. "
+                "Use a URL such as 'sqlite:///autosle.db', or 'postgresql://user@host/db' "
+                "with a reachable server (pip install 'skbn[postgres]' for its driver)."
+            ) from None
     if isinstance(storage, optuna.storages.BaseStorage):
         return storage
     raise TypeError(

@@ -137,6 +137,11 @@ def test_bad_settings_are_refused(problems):
         AutoSLEEnsemble(GRID, ensemble_size=0, problems=problems).learn_members()
 
 
+def test_a_bad_storage_url_is_refused_before_any_work(problems):
+    with pytest.raises(ValueError, match="Cannot open the Optuna storage 'bad://x'"):
+        AutoSLEEnsemble(GRID, problems=problems, storage="bad://x").learn_members()
+
+
 def test_a_stored_study_for_other_problems_is_refused(problems, tmp_path):
     url = f"sqlite:///{tmp_path / 'study.db'}"
     kwargs = dict(ensemble_size=1, n_trials=2, storage=url, study_name="s", random_state=0)
