@@ -284,6 +284,8 @@ class AutoSLEEnsemble(BaseStructureLearner):
         in parallel by ``fit``.
     random_state : int, RandomState instance or None, default=None
     verbose : int, default=0
+        1 shows a progress bar per greedy step and the chosen members; 2 also prints every
+        trial.
 
     Attributes
     ----------
@@ -385,7 +387,9 @@ class AutoSLEEnsemble(BaseStructureLearner):
 
     # -- learning the members ----------------------------------------------------------------
     def _log(self, message: str) -> None:
-        if self.verbose:
+        # verbose=1: progress bars and the chosen members; 2 and more: every trial too
+        per_trial = " slot " in message
+        if self.verbose >= 2 or (self.verbose == 1 and not per_trial):
             print(f"[AutoSLE] {message}", flush=True)
 
     def _make_sampler(self):
@@ -454,6 +458,12 @@ class AutoSLEEnsemble(BaseStructureLearner):
         members, gains, member_q = [], [], []
         for step in range(self.ensemble_size):
             base = best.copy()
+            bar = None
+            if self.verbose == 1:
+                from tqdm.auto import tqdm
+
+                already = len(SlotRunner.completed_in(study, step))
+                bar = tqdm(total=self.n_trials, initial=already, desc=f"Auto-SLE member {step}")
             runner = SlotRunner(
                 study,
                 storage,
@@ -464,8 +474,13 @@ class AutoSLEEnsemble(BaseStructureLearner):
                 batch_size=self.batch_size,
                 deadline=deadline,
                 log=self._log,
+                on_trial=bar.update if bar is not None else (lambda: None),
             )
-            done = runner.run(step, self.n_trials)
+            try:
+                done = runner.run(step, self.n_trials)
+            finally:
+                if bar is not None:
+                    bar.close()
             if not done:
                 break
             # the highest gain wins; ties go to the earliest slot
@@ -506,7 +521,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
             [(name, clone(est)) for name, est in self.members_],
             selection_score=self.selection_score,
             n_jobs=self.n_jobs,
-            verbose=self.verbose,
+            verbose=max(0, self.verbose - 1),
         )
 
     # -- fitting -----------------------------------------------------------------------------

@@ -151,6 +151,7 @@ class SlotRunner:
         deadline: float | None = None,
         poll_interval: float = 0.5,
         log: Callable = lambda message: None,
+        on_trial: Callable = lambda: None,
     ) -> None:
         self.study = study
         self.storage = storage
@@ -162,6 +163,7 @@ class SlotRunner:
         self.deadline = deadline
         self.poll_interval = poll_interval
         self.log = log
+        self.on_trial = on_trial
         self._fixed = _FixedSampler()
         study.sampler = self._fixed
 
@@ -181,7 +183,15 @@ class SlotRunner:
 
     def completed(self, step: int) -> dict[int, FrozenTrial]:
         """The completed trial of every finished slot of ``step``, keyed by slot."""
-        return self._by_slot(self._step_trials(step), (TrialState.COMPLETE,))
+        return self.completed_in(self.study, step)
+
+    @classmethod
+    def completed_in(cls, study, step: int) -> dict[int, FrozenTrial]:
+        """As :meth:`completed`, for any study."""
+        trials = [
+            t for t in study.get_trials(deepcopy=False) if t.user_attrs.get(STEP_ATTR) == step
+        ]
+        return cls._by_slot(trials, (TrialState.COMPLETE,))
 
     # -- proposing ---------------------------------------------------------------------------
     def _propose(self, step: int, slot: int, history: list[FrozenTrial]):
@@ -264,3 +274,4 @@ class SlotRunner:
             trial.set_user_attr(key, val)
         self.study.tell(trial, value)
         self.log(f"step {step} slot {slot}: {params} -> gain {value:.4f}")
+        self.on_trial()
