@@ -5,7 +5,8 @@ Discrete tests count the three-way table of ``(x, y, z)`` where ``z`` is the mix
 configuration of the conditioning set (the same index as the family-score kernels), densely
 when the table is small and by sorting otherwise. One pass gives Pearson's X^2, the
 likelihood-ratio G^2 = 2 N MI, the James-Stein shrinkage MI statistic and two kinds of
-degrees of freedom. The Fisher-z kernel works on a correlation matrix.
+degrees of freedom. The Fisher-z kernels work on a correlation matrix, or on blocks of one
+computed from standardised data when the whole matrix is too large.
 
 Every function trusts its input: the ``skbn.ci_tests`` layer validates before calling.
 """
@@ -284,6 +285,55 @@ def pc_level_fisher_z(corr, n, neighbours, degrees, pairs, level, z_crit):
     return removed, sepsets
 
 
+@njit(cache=True, nogil=True)
+def correlation_block(Z, idx):
+    """Correlation matrix of the columns ``idx`` of standardised data ``Z`` (n, p).
+
+    ``Z`` has centred columns scaled to unit mean square (constant columns all zero), so
+    ``Z[:, a] @ Z[:, b] / n`` is the Pearson correlation; the diagonal is 1, as in a full
+    correlation matrix. Lets the Gaussian kernels run on a small block when the whole
+    ``(p, p)`` matrix would not fit in memory.
+    """
+    n = Z.shape[0]
+    k = idx.shape[0]
+    out = np.empty((k, k))
+    for a in range(k):
+        out[a, a] = 1.0
+        ca = idx[a]
+        for b in range(a):
+            cb = idx[b]
+            s = 0.0
+            for t in range(n):
+                s += Z[t, ca] * Z[t, cb]
+            out[a, b] = s / n
+            out[b, a] = s / n
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _pair_and_parents(i, j, indptr, indices):
+    """``[i, j]`` followed by the union of their parents (CSR lists), i and j left out."""
+    cap = 2 + (indptr[i + 1] - indptr[i]) + (indptr[j + 1] - indptr[j])
+    buf = np.empty(cap, dtype=np.int64)
+    buf[0] = i
+    buf[1] = j
+    size = 2
+    for v in (i, j):
+        for k in range(indptr[v], indptr[v + 1]):
+            u = indices[k]
+            if u == i or u == j:
+                continue
+            seen = False
+            for t in range(2, size):
+                if buf[t] == u:
+                    seen = True
+                    break
+            if not seen:
+                buf[size] = u
+                size += 1
+    return buf[:size]
+
+
 @njit(cache=True, parallel=True)
 def fisher_z_pvalues_given_parents(corr, n, pairs, indptr, indices):
     """Two-sided Fisher-z p-values of (i, j | pa(i) + pa(j)) for many pairs, in parallel.
@@ -294,24 +344,25 @@ def fisher_z_pvalues_given_parents(corr, n, pairs, indptr, indices):
     m = pairs.shape[0]
     out = np.empty(m)
     for e in prange(m):
-        i = pairs[e, 0]
-        j = pairs[e, 1]
-        cap = (indptr[i + 1] - indptr[i]) + (indptr[j + 1] - indptr[j])
-        buf = np.empty(cap, dtype=np.int64)
-        size = 0
-        for v in (i, j):
-            for k in range(indptr[v], indptr[v + 1]):
-                u = indices[k]
-                if u == i or u == j:
-                    continue
-                seen = False
-                for t in range(size):
-                    if buf[t] == u:
-                        seen = True
-                        break
-                if not seen:
-                    buf[size] = u
-                    size += 1
-        z = fisher_z(corr, n, i, j, buf[:size])
+        idx = _pair_and_parents(pairs[e, 0], pairs[e, 1], indptr, indices)
+        z = fisher_z(corr, n, idx[0], idx[1], idx[2:])
+        out[e] = math.erfc(abs(z) / math.sqrt(2.0))
+    return out
+
+
+@njit(cache=True, parallel=True)
+def fisher_z_pvalues_given_parents_from_data(Z, pairs, indptr, indices):
+    """Fisher-z p-values given parents, correlations computed from standardised data.
+
+    As :func:`fisher_z_pvalues_given_parents`, with each test's correlation block computed
+    from ``Z`` (n, p), for when the full correlation matrix is too large.
+    """
+    n = Z.shape[0]
+    m = pairs.shape[0]
+    out = np.empty(m)
+    for e in prange(m):
+        idx = _pair_and_parents(pairs[e, 0], pairs[e, 1], indptr, indices)
+        block = correlation_block(Z, idx)
+        z = fisher_z(block, n, 0, 1, np.arange(2, idx.shape[0]))
         out[e] = math.erfc(abs(z) / math.sqrt(2.0))
     return out

@@ -4,8 +4,20 @@ import math
 import numpy as np
 import pytest
 
+from skbn import _parameters
+from skbn._kernels.ci import (
+    fisher_z_pvalues_given_parents,
+    fisher_z_pvalues_given_parents_from_data,
+)
+from skbn.data import GaussianData
 from skbn.datasets import load_network, make_problem
 from skbn.ensemble import PEFLearner, _pef, partition_variables
+from skbn.ensemble._pef_sparse import (
+    correlation_threshold,
+    sparse_correlation_pairs,
+    sparse_partition,
+    standardise,
+)
 from skbn.graph import dag_to_cpdag, is_dag
 from skbn.learners import FGES, PCStable
 from skbn.metrics import f1_adjacency, shd
@@ -63,10 +75,95 @@ def test_deterministic_and_independent_of_n_jobs(big):
     assert a.clusters_ == b.clusters_
 
 
-def test_refuses_discrete_data_and_too_many_variables(monkeypatch):
+def test_refuses_discrete_data():
     with pytest.raises(ValueError, match="PEFLearner needs gaussian data"):
         PEFLearner().fit(load_network("asia").sample(100, random_state=0))
+
+
+def test_auto_route_switches_to_sparse_above_the_limit(monkeypatch):
+    X, _ = make_problem("asia", n_samples=2000, random_state=0)
+    assert PEFLearner().fit(X).route_ == "dense"
     monkeypatch.setattr(_pef, "MAX_DENSE_VARIABLES", 5)
-    X, _ = make_problem("asia", n_samples=100, random_state=0)
-    with pytest.raises(ValueError, match="at most 5 variables"):
-        PEFLearner().fit(X)
+    assert PEFLearner().fit(X).route_ == "sparse"
+    assert PEFLearner(route="dense").fit(X).route_ == "dense"
+
+
+@pytest.mark.parametrize("fraction", [0.05, 0.1, 0.3])
+def test_sparse_partition_keeping_every_pair_equals_the_dense_partition(big, fraction):
+    X, _ = big
+    Z = standardise(X.to_numpy())
+    corr = np.corrcoef(X.to_numpy().T)
+    dense = partition_variables(corr, fraction)
+    sparse = sparse_partition(Z, fraction, r_min=0.0)
+    assert sorted(map(tuple, dense)) == sorted(map(tuple, sparse))
+
+
+def test_sparse_pairs_are_the_large_entries_of_the_correlation_matrix(big):
+    X, _ = big
+    Z = standardise(X.to_numpy()[:, :60])
+    rows, cols, weights = sparse_correlation_pairs(Z, 0.2, block=7)
+    corr = np.abs(np.corrcoef(X.to_numpy()[:, :60].T))
+    i, j = np.nonzero(np.triu(corr >= 0.2, 1))
+    assert sorted(zip(rows.tolist(), cols.tolist())) == sorted(zip(i.tolist(), j.tolist()))
+    np.testing.assert_allclose(weights, corr[rows, cols], atol=1e-12)
+
+
+def test_correlation_threshold_keeps_about_p_over_2_pairs_of_independent_variables():
+    n, p = 500, 400
+    Z = standardise(np.random.default_rng(0).standard_normal((n, p)))
+    rows, _, _ = sparse_correlation_pairs(Z, correlation_threshold(n, p))
+    # about Poisson(199.5) pairs pass by chance
+    assert 140 < rows.shape[0] < 260
+
+
+def test_screen_from_data_equals_the_screen_from_the_correlation_matrix(big):
+    X, _ = big
+    Z = standardise(X.to_numpy())
+    corr = np.ascontiguousarray(Z.T @ Z / Z.shape[0])
+    np.fill_diagonal(corr, 1.0)
+    rng = np.random.default_rng(0)
+    p = Z.shape[1]
+    pairs = np.unique(np.sort(rng.integers(0, p, (300, 2)), axis=1), axis=0)
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]].astype(np.int64)
+    parents = [np.sort(rng.choice(p, rng.integers(0, 4), replace=False)) for _ in range(p)]
+    indptr = np.concatenate([[0], np.cumsum([len(pa) for pa in parents])]).astype(np.int64)
+    indices = np.concatenate(parents).astype(np.int64)
+    dense = fisher_z_pvalues_given_parents(corr, Z.shape[0], pairs, indptr, indices)
+    from_data = fisher_z_pvalues_given_parents_from_data(Z, pairs, indptr, indices)
+    np.testing.assert_allclose(from_data, dense, rtol=1e-8, atol=1e-12)
+
+
+def test_sparse_route_learns_a_dag_over_all_variables_deterministically(big):
+    X, truth = big
+    a = PEFLearner(route="sparse").fit(X)
+    b = PEFLearner(route="sparse", n_jobs=2).fit(X)
+    assert a.route_ == "sparse"
+    assert list(a.graph_.nodes) == list(X.columns) and is_dag(a.graph_)
+    assert sorted(v for c in a.clusters_ for v in c) == sorted(X.columns)
+    assert min(len(c) for c in a.clusters_) >= math.ceil(0.05 * X.shape[1])
+    assert f1_adjacency(truth, a.graph_) > 0.8
+    assert set(a.graph_.edges()) == set(b.graph_.edges()) and a.clusters_ == b.clusters_
+
+
+def test_gaussian_parameters_from_family_blocks_equal_those_from_the_full_covariance(
+    big, monkeypatch
+):
+    X, _ = big
+    # the sparse route never builds the full covariance, so the family blocks are used
+    pef = PEFLearner(route="sparse").fit(X)
+    full = pef.parameters_
+    monkeypatch.setattr(_parameters, "LOCAL_COVARIANCE_ABOVE", 0)
+    cluster_covariance = GaussianData.covariance
+
+    def covariance(self):  # the learners inside the clusters still use their own
+        assert self.n_features < X.shape[1], "the full covariance was built"
+        return cluster_covariance.func(self)
+
+    monkeypatch.setattr(GaussianData, "covariance", property(covariance))
+    local_pef = PEFLearner(route="sparse").fit(X)
+    local = local_pef.parameters_
+    np.testing.assert_allclose(local.intercepts, full.intercepts, atol=1e-10)
+    np.testing.assert_allclose(local.variances, full.variances, rtol=1e-10)
+    for a, b in zip(local.coefficients, full.coefficients):
+        np.testing.assert_allclose(a, b, atol=1e-10)
+    np.testing.assert_allclose(local_pef.score_samples(X), pef.score_samples(X), rtol=1e-10)
