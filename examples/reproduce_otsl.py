@@ -27,13 +27,21 @@ PC-Stable and MMHC test conditioning sets of at most ``MAX_COND`` variables.
 
 Usage::
 
-    python examples/reproduce_otsl.py                  # full run (tens of minutes)
+    python examples/reproduce_otsl.py                  # full run (many hours on 2 cores)
     python examples/reproduce_otsl.py --quick          # small check run
+
+A run can be split: ``--families``, ``--sizes``, ``--networks`` and ``--tuners`` choose a part,
+and ``--merge`` adds its rows to the CSV next to ``--out`` (replacing rows of the same learner,
+network and sample size); the page lists every command that contributed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shlex
+import sys
 import time
 from pathlib import Path
 
@@ -94,6 +102,10 @@ MAX_COND = 3
 MCMC_ITER = 5000
 
 
+#: Tuners compared with each learner's default (OTSL always runs).
+TUNERS = ("OTSL", "BIC", "AIC", "StARS", "OCT")
+
+
 def families(quick: bool):
     """(name, default estimator, OTSL grid, OTSL scorer, penalty parameter for the figure)."""
     p_grid = list(range(1, 21, 4 if quick else 1))
@@ -152,6 +164,8 @@ def run_problem(family, network, n, args):
     f1, d = accuracy(truth, otsl.best_estimator_)
     rows.append(("OTSL", f1, d, time.perf_counter() - start, repr(otsl.best_params_)))
     for crit in ("bic", "aic"):
+        if crit.upper() not in args.tuners:
+            continue
         start = time.perf_counter()
         ins = InSampleSearchCV(base, grid, scoring=crit, n_jobs=args.jobs).fit(X)
         f1, d = accuracy(truth, ins.best_estimator_)
@@ -164,23 +178,25 @@ def run_problem(family, network, n, args):
                 repr(ins.best_params_),
             )
         )
-    start = time.perf_counter()
-    stars = StARSSearchCV(
-        base, grid, n_subsamples=args.stars_subsamples, random_state=0, n_jobs=args.jobs
-    ).fit(X)
-    f1, d = accuracy(truth, stars.best_estimator_)
-    rows.append(("StARS", f1, d, time.perf_counter() - start, repr(stars.best_params_)))
-    start = time.perf_counter()
-    oct_ = OCTSearchCV(
-        base,
-        grid,
-        cv=args.oct_folds,
-        predictor=args.oct_predictor,
-        random_state=0,
-        n_jobs=args.jobs,
-    ).fit(X)
-    f1, d = accuracy(truth, oct_.best_estimator_)
-    rows.append(("OCT", f1, d, time.perf_counter() - start, repr(oct_.best_params_)))
+    if "StARS" in args.tuners:
+        start = time.perf_counter()
+        stars = StARSSearchCV(
+            base, grid, n_subsamples=args.stars_subsamples, random_state=0, n_jobs=args.jobs
+        ).fit(X)
+        f1, d = accuracy(truth, stars.best_estimator_)
+        rows.append(("StARS", f1, d, time.perf_counter() - start, repr(stars.best_params_)))
+    if "OCT" in args.tuners:
+        start = time.perf_counter()
+        oct_ = OCTSearchCV(
+            base,
+            grid,
+            cv=args.oct_folds,
+            predictor=args.oct_predictor,
+            random_state=0,
+            n_jobs=args.jobs,
+        ).fit(X)
+        f1, d = accuracy(truth, oct_.best_estimator_)
+        rows.append(("OCT", f1, d, time.perf_counter() - start, repr(oct_.best_params_)))
     curve = None
     if name == "HillClimb" and network == "alarm":
         # F1 of every configuration on the full data, for the figure
@@ -212,20 +228,24 @@ def figure(curves, path: Path) -> None:
     plt.close(fig)
 
 
-def markdown(results: pd.DataFrame, args, figure_name: str | None, elapsed: float) -> str:
+def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -> str:
     mean = results.groupby(["family", "tuner"], sort=False)[["f1", "shd", "seconds"]].mean()
     default = mean.xs("default", level="tuner")["f1"]
+    sizes = results.groupby("family", sort=False)["n"].unique()
+    networks = sorted(results["network"].unique())
+    commands = "; ".join(f"`{r['command']}` ({r['minutes']:.0f} min)" for r in runs)
     lines = [
         "# OTSL: out-of-sample tuning of structure learners",
         "",
-        "Regenerate with `python examples/reproduce_otsl.py"
-        + (" --quick" if args.quick else "")
-        + (f" --sizes {' '.join(map(str, args.sizes))}" if args.sizes != [1000, 10000] else "")
-        + "` "
-        f"({elapsed / 60:.0f} min here, {args.resamples} resamples, n_jobs={args.jobs}).",
+        f"Regenerate with {commands}; minutes on a {os.cpu_count()}-core machine. Merged runs "
+        "share one setting (the deviations below).",
         "",
-        f"Problems: {', '.join(args.networks)} at n = {' and '.join(map(str, args.sizes))} "
-        "(data sampled with random_state=0), discrete. Accuracy is the F1 of CPDAG edges "
+        f"Problems: {', '.join(networks)}, discrete, at n = "
+        + "; ".join(
+            f"{' and '.join(f'{v:,}' for v in sorted(ns))} ({family})"
+            for family, ns in sizes.items()
+        )
+        + " (data sampled with random_state=0). Accuracy is the F1 of CPDAG edges "
         "(orientation included) and the SHD between CPDAGs, averaged over the problems; the "
         "change is relative to the learner's default configuration.",
         "",
@@ -235,7 +255,7 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, elapsed: floa
         + (
             "the --quick setting (every 4th/3rd grid point, 3 resamples, n = 1,000 only); "
             if args.quick
-            else ""
+            else f"the paper's grids with {args.resamples} resamples; "
         )
         + "F1 over CPDAG edges. OCT uses "
         + ("5 folds and 30-tree forests (--quick)" if args.quick else "10 folds, 100 trees")
@@ -295,6 +315,18 @@ def main() -> None:
         default=None,
         help="learner families to run (default: all)",
     )
+    parser.add_argument(
+        "--tuners",
+        nargs="+",
+        default=list(TUNERS),
+        choices=list(TUNERS),
+        help="tuners to compare with the default (default: all)",
+    )
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="add to the rows already in the CSV next to --out instead of replacing them",
+    )
     parser.add_argument("--out", default="docs/otsl.md")
     args = parser.parse_args()
     args.resamples = 3 if args.quick else 10
@@ -326,12 +358,23 @@ def main() -> None:
                     flush=True,
                 )
     results = pd.DataFrame(rows)
+    command = "python examples/reproduce_otsl.py " + shlex.join(sys.argv[1:])
+    runs = [{"command": command.strip(), "minutes": (time.perf_counter() - start) / 60}]
+    log = out.with_suffix(".runs.json")
+    if args.merge and out.with_suffix(".csv").exists():
+        earlier = pd.read_csv(out.with_suffix(".csv"))
+        done = set(zip(results["family"], results["network"], results["n"]))
+        again = [k in done for k in zip(earlier["family"], earlier["network"], earlier["n"])]
+        results = pd.concat([earlier[~pd.Series(again, index=earlier.index)], results])
+        if log.exists():
+            runs = json.loads(log.read_text(encoding="utf-8")) + runs
     results.to_csv(out.with_suffix(".csv"), index=False)
-    figure_path = out.with_name("otsl_f1_vs_gamma.png")
+    log.write_text(json.dumps(runs, indent=1), encoding="utf-8")
+    figure_path = out.with_name(f"{out.stem}_f1_vs_gamma.png")
     if curves:  # the figure needs HillClimb on alarm
         figure(curves, figure_path)
-    name = figure_path.name if curves else None
-    out.write_text(markdown(results, args, name, time.perf_counter() - start), encoding="utf-8")
+    name = figure_path.name if figure_path.exists() else None
+    out.write_text(markdown(results, args, name, runs), encoding="utf-8")
     print(out.read_text())
 
 
