@@ -226,7 +226,11 @@ def main() -> None:
     for (network, p, method), r in table.iterrows():
         lines.append(
             f"| {network} | {p} | {method} | {r[('f1_adjacency', 'mean')]:.3f}"
-            + (f" ({r[('f1_adjacency', 'std')]:.3f})" if args.seeds > 1 else "")
+            + (
+                f" ({r[('f1_adjacency', 'std')]:.3f})"
+                if not pd.isna(r[("f1_adjacency", "std")])  # one seed: no spread
+                else ""
+            )
             + f" | {r[('f1_arrowhead', 'mean')]:.3f} | "
             f"{r[('shd', 'mean')]:.0f} | {r[('seconds', 'mean')]:.1f} |"
         )
