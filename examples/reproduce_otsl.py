@@ -233,7 +233,12 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
     default = mean.xs("default", level="tuner")["f1"]
     sizes = results.groupby("family", sort=False)["n"].unique()
     networks = sorted(results["network"].unique())
-    commands = "; ".join(f"`{r['command']}` ({r['minutes']:.0f} min)" for r in runs)
+    commands = "; ".join(
+        f"`{r['command']}` ({r['minutes']:.0f} min"
+        + ("" if r.get("complete", True) else ", interrupted: its finished problems only")
+        + ")"
+        for r in runs
+    )
     lines = [
         "# OTSL: out-of-sample tuning of structure learners",
         "",
@@ -338,7 +343,36 @@ def main() -> None:
         args.sizes = [1000] if args.quick else [1000, 10000]
     out = Path(args.out)
     start = time.perf_counter()
+    command = "python examples/reproduce_otsl.py " + shlex.join(sys.argv[1:])
+    earlier, earlier_runs = None, []
+    log = out.with_suffix(".runs.json")
+    if args.merge and out.with_suffix(".csv").exists():
+        earlier = pd.read_csv(out.with_suffix(".csv"))
+        if log.exists():
+            earlier_runs = json.loads(log.read_text(encoding="utf-8"))
     rows, curves = [], {}
+
+    def save(complete: bool) -> None:
+        """Write the CSV, the run log, the figure and the page with every problem so far."""
+        results = pd.DataFrame(rows)
+        if earlier is not None:
+            done = set(zip(results["family"], results["network"], results["n"]))
+            again = [k in done for k in zip(earlier["family"], earlier["network"], earlier["n"])]
+            results = pd.concat([earlier[~pd.Series(again, index=earlier.index)], results])
+        run = {
+            "command": command.strip(),
+            "minutes": (time.perf_counter() - start) / 60,
+            "complete": complete,
+        }
+        runs = [*earlier_runs, run]
+        results.to_csv(out.with_suffix(".csv"), index=False)
+        log.write_text(json.dumps(runs, indent=1), encoding="utf-8")
+        figure_path = out.with_name(f"{out.stem}_f1_vs_gamma.png")
+        if curves:  # the figure needs HillClimb on alarm
+            figure(curves, figure_path)
+        name = figure_path.name if figure_path.exists() else None
+        out.write_text(markdown(results, args, name, runs), encoding="utf-8")
+
     chosen = [f for f in families(args.quick) if args.families is None or f[0] in args.families]
     for family in chosen:
         for n in args.sizes:
@@ -357,24 +391,8 @@ def main() -> None:
                     + f"  ({time.perf_counter() - t0:.0f} s)",
                     flush=True,
                 )
-    results = pd.DataFrame(rows)
-    command = "python examples/reproduce_otsl.py " + shlex.join(sys.argv[1:])
-    runs = [{"command": command.strip(), "minutes": (time.perf_counter() - start) / 60}]
-    log = out.with_suffix(".runs.json")
-    if args.merge and out.with_suffix(".csv").exists():
-        earlier = pd.read_csv(out.with_suffix(".csv"))
-        done = set(zip(results["family"], results["network"], results["n"]))
-        again = [k in done for k in zip(earlier["family"], earlier["network"], earlier["n"])]
-        results = pd.concat([earlier[~pd.Series(again, index=earlier.index)], results])
-        if log.exists():
-            runs = json.loads(log.read_text(encoding="utf-8")) + runs
-    results.to_csv(out.with_suffix(".csv"), index=False)
-    log.write_text(json.dumps(runs, indent=1), encoding="utf-8")
-    figure_path = out.with_name(f"{out.stem}_f1_vs_gamma.png")
-    if curves:  # the figure needs HillClimb on alarm
-        figure(curves, figure_path)
-    name = figure_path.name if figure_path.exists() else None
-    out.write_text(markdown(results, args, name, runs), encoding="utf-8")
+                save(complete=False)  # an interrupted run still leaves its problems
+    save(complete=True)
     print(out.read_text())
 
 
