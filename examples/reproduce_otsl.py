@@ -240,7 +240,8 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
         for r in runs
     )
     lines = [
-        "# OTSL: out-of-sample tuning of structure learners",
+        "# OTSL: out-of-sample tuning of structure learners"
+        + (" (quick setting)" if args.quick else ", at the paper's settings"),
         "",
         f"Regenerate with {commands}; minutes on a {os.cpu_count()}-core machine. Merged runs "
         "share one setting (the deviations below).",
@@ -250,7 +251,13 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
             f"{' and '.join(f'{v:,}' for v in sorted(ns))} ({family})"
             for family, ns in sizes.items()
         )
-        + " (data sampled with random_state=0). Accuracy is the F1 of CPDAG edges "
+        + " (data sampled with random_state=0)"
+        + "".join(
+            f"; {family} at n = {n:,} lacks {', '.join(sorted(set(networks) - set(got)))}"
+            for (family, n), got in results.groupby(["family", "n"], sort=False)["network"]
+            if family != "OrderMCMC" and set(networks) - set(got)
+        )
+        + ". Accuracy is the F1 of CPDAG edges "
         "(orientation included) and the SHD between CPDAGs, averaged over the problems; the "
         "change is relative to the learner's default configuration.",
         "",
@@ -295,7 +302,8 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
     ]
     for _, r in results.iterrows():
         lines.append(
-            f"| {r.family} | {r.network} | {r.n} | {r.tuner} | {r.f1:.3f} | {r.shd} | {r.chosen} |"
+            f"| {r.family} | {r.network} | {r.n} | {r.tuner} | {r.f1:.3f} | {r.shd} | "
+            f"{'' if pd.isna(r.chosen) else r.chosen} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -66,6 +66,20 @@ def test_otsl_reproduction_on_one_small_problem(tmp_path):
         assert tuner in text
 
 
+def test_otsl_reproduction_merges_parts(tmp_path):
+    out = tmp_path / "otsl.md"
+    base = [EXAMPLES / "reproduce_otsl.py", "--quick", "--networks", "asia", "--sizes", "300"]
+    base += ["--tuners", "BIC", "--jobs", "1", "--out", out]
+    _run([*base, "--families", "FGES"], tmp_path)
+    _run([*base, "--families", "PCStable", "--merge"], tmp_path)
+    _run([*base, "--families", "PCStable", "--merge"], tmp_path)  # replaces, does not add
+    text = out.read_text()
+    assert "| FGES | in-sample BIC |" in text and "| PCStable | in-sample BIC |" in text
+    assert text.count("--families PCStable --merge") == 2  # every contributing command
+    rows = out.with_suffix(".csv").read_text().splitlines()[1:]
+    assert len(rows) == 6  # (default, OTSL, BIC) x (FGES, PCStable), none doubled
+
+
 def test_interval_reproduction_on_sachs(tmp_path):
     out = tmp_path / "interval.md"
     _run(
