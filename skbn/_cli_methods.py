@@ -316,7 +316,9 @@ def _pef(args, load_source, save_outputs, save_figure) -> None:
     else:
         estimator = _learner_from_spec(args.learner, "gaussian", args.random_state)
     start = time.perf_counter()
-    pef = PEFLearner(estimator, n_jobs=args.jobs, verbose=0 if args.quiet else 1).fit(X)
+    pef = PEFLearner(
+        estimator, n_jobs=args.jobs, random_state=args.random_state, verbose=0 if args.quiet else 1
+    ).fit(X)
     times = ", ".join(f"{k} {v:.1f} s" for k, v in pef.fit_times_.items())
     print(f"data        {source}")
     print(f"clusters    {len(pef.clusters_)}: sizes {sorted(map(len, pef.clusters_))[::-1]}")

@@ -13,6 +13,7 @@ from scipy import stats
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 from sklearn.base import clone
+from sklearn.utils import check_random_state
 
 from skbn._kernels.ci import (
     correlation_block,
@@ -97,9 +98,18 @@ def partition_variables(corr: np.ndarray, min_cluster_fraction: float = 0.05) ->
     return [np.sort(members[a]) for a in alive]
 
 
-def _fit_cluster(estimator, X):
+def _seeded_clone(estimator, seed):
+    """A clone whose every ``random_state`` parameter (nested ones too) is ``seed``."""
+    est = clone(estimator)
+    if seed is not None:
+        names = [k for k in est.get_params(deep=True) if k.split("__")[-1] == "random_state"]
+        est.set_params(**dict.fromkeys(names, seed))
+    return est
+
+
+def _fit_cluster(estimator, X, seed=None):
     """Fit a clone on the cluster's columns; return a DAG adjacency over those columns."""
-    est = clone(estimator).fit(X)
+    est = _seeded_clone(estimator, seed).fit(X)
     A = to_adjacency(est.graph_, list(X.columns))
     # a PDAG without extension falls back to its arcs plus topologically oriented edges
     return extension_or_fallback(A)[0].astype(bool)
@@ -184,8 +194,13 @@ class PEFLearner(BaseStructureLearner):
         of ``p**2``. "auto": dense up to ``MAX_DENSE_VARIABLES`` (12,000) variables, sparse
         above.
     n_jobs : int, default=None
-        Clusters estimated in parallel; the result does not depend on it (PEF itself draws
-        no random numbers).
+        Clusters estimated in parallel; the result does not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        PEF itself draws no random numbers. When set, the clone fitted on cluster k gets its
+        own seed, drawn from ``random_state`` in cluster order, in every parameter named
+        ``random_state`` (nested ones included), so randomised estimators (OrderMCMC, an
+        ensemble with such members) give the same result on every run and for any
+        ``n_jobs``. None leaves the estimator's own ``random_state`` as it is.
     verbose : int, default=0
 
     Attributes
@@ -224,6 +239,7 @@ class PEFLearner(BaseStructureLearner):
         "prune": ["boolean"],
         "route": [StrOptions({"auto", "dense", "sparse"})],
         "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
 
@@ -237,6 +253,7 @@ class PEFLearner(BaseStructureLearner):
         prune: bool = True,
         route: str = "auto",
         n_jobs=None,
+        random_state=None,
         verbose: int = 0,
     ) -> None:
         self.estimator = estimator
@@ -246,6 +263,7 @@ class PEFLearner(BaseStructureLearner):
         self.prune = prune
         self.route = route
         self.n_jobs = n_jobs
+        self.random_state = random_state
         self.verbose = verbose
 
     def _data_kind(self) -> str:
@@ -283,8 +301,14 @@ class PEFLearner(BaseStructureLearner):
         start = time.perf_counter()
         X = data.to_frame()
         estimator = FGES() if self.estimator is None else self.estimator
+        if self.random_state is None:
+            seeds = [None] * len(clusters)
+        else:
+            rng = check_random_state(self.random_state)
+            seeds = rng.randint(np.iinfo(np.int32).max, size=len(clusters)).tolist()
         dags = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)(
-            delayed(_fit_cluster)(estimator, X.iloc[:, cols]) for cols in clusters
+            delayed(_fit_cluster)(estimator, X.iloc[:, cols], seed)
+            for cols, seed in zip(clusters, seeds)
         )
         del X
         G = np.zeros((p, p), dtype=bool)

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 import math
 
+import networkx as nx
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils import check_random_state
 
 from skbn import _parameters
 from skbn._kernels.ci import (
@@ -73,6 +76,52 @@ def test_deterministic_and_independent_of_n_jobs(big):
     b = PEFLearner(PCStable(), n_jobs=2).fit(X)
     assert set(a.graph_.edges()) == set(b.graph_.edges())
     assert a.clusters_ == b.clusters_
+
+
+class _RandomChain(BaseEstimator):
+    """A randomised stand-in learner: a chain through the columns in a random order."""
+
+    def __init__(self, random_state=None):
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        order = check_random_state(self.random_state).permutation(list(X.columns))
+        self.graph_ = nx.DiGraph()
+        self.graph_.add_nodes_from(X.columns)
+        self.graph_.add_edges_from(zip(order[:-1], order[1:]))
+        return self
+
+
+class _Wrapped(BaseEstimator):
+    """Holds a learner as a nested parameter, as pipelines and ensembles do."""
+
+    def __init__(self, inner=None):
+        self.inner = inner
+
+    def fit(self, X, y=None):
+        self.graph_ = clone(self.inner).fit(X).graph_
+        return self
+
+
+def _arcs(pef):
+    return [sorted(g.edges()) for g in pef.subgraphs_]
+
+
+def test_random_state_seeds_every_cluster_reproducibly_whatever_n_jobs(big):
+    X, _ = big
+    a = PEFLearner(_RandomChain(), random_state=0).fit(X)
+    b = PEFLearner(_RandomChain(), random_state=0, n_jobs=2).fit(X)
+    c = PEFLearner(_RandomChain(), random_state=1).fit(X)
+    assert _arcs(a) == _arcs(b)
+    assert _arcs(a) != _arcs(c)
+    # nested random_state parameters get the same seeds
+    nested = PEFLearner(_Wrapped(_RandomChain()), random_state=0).fit(X)
+    assert _arcs(nested) == _arcs(a)
+    # None leaves the estimator's own seed: every cluster uses random_state=7
+    own = PEFLearner(_RandomChain(random_state=7)).fit(X)
+    assert _arcs(own) == _arcs(PEFLearner(_RandomChain(random_state=7)).fit(X))
+    for cols, g in zip(own.clusters_, own.subgraphs_):
+        assert sorted(g.edges()) == sorted(_RandomChain(7).fit(X[cols]).graph_.edges())
 
 
 def test_refuses_discrete_data():
