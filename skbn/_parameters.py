@@ -14,6 +14,7 @@ import numpy as np
 
 from skbn._kernels.discrete import config_index, family_counts
 from skbn.data import DiscreteData, GaussianData
+from skbn.graph._array import parents_csr
 
 __all__ = ["DiscreteParameters", "GaussianParameters", "fit_parameters"]
 
@@ -64,11 +65,8 @@ class GaussianParameters:
 def fit_parameters(data: DiscreteData | GaussianData, dag: np.ndarray):
     """Estimate the parameters of the DAG ``dag`` (adjacency array) on ``data``."""
     p = dag.shape[0]
-    rows, cols = np.nonzero(dag)
-    order = np.argsort(cols, kind="stable")
-    bounds = np.searchsorted(cols[order], np.arange(p + 1))
-    rows = rows[order].astype(np.int64)
-    parents = tuple(rows[bounds[j] : bounds[j + 1]] for j in range(p))
+    indptr, indices = parents_csr(dag)
+    parents = tuple(indices[indptr[j] : indptr[j + 1]] for j in range(p))
     if isinstance(data, DiscreteData):
         tables = []
         for j, pa in enumerate(parents):

@@ -25,11 +25,11 @@ from skbn._kernels.gaussian import residual_variance
 from skbn.base import BaseStructureLearner
 from skbn.ensemble._pef_sparse import (
     correlation_threshold,
+    partition_from_pairs,
     sparse_correlation_pairs,
-    sparse_partition,
     standardise,
 )
-from skbn.graph._array import extension_or_fallback
+from skbn.graph._array import extension_or_fallback, parents_csr
 from skbn.graph._convert import from_adjacency, to_adjacency
 from skbn.learners import FGES
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions
@@ -291,8 +291,12 @@ class PEFLearner(BaseStructureLearner):
 
         else:
             Z = standardise(data.values)
-            r_min = correlation_threshold(n, p)
-            clusters = sparse_partition(Z, self.min_cluster_fraction, r_min)
+            # the kept pairs serve the partition and, later, the fusion screen
+            kept_rows, kept_cols, weights = sparse_correlation_pairs(Z, correlation_threshold(n, p))
+            clusters = partition_from_pairs(
+                p, kept_rows, kept_cols, weights, self.min_cluster_fraction
+            )
+            del weights
 
             def block(idx):
                 return correlation_block(Z, idx)
@@ -321,25 +325,22 @@ class PEFLearner(BaseStructureLearner):
             label[cols] = k
         if len(clusters) < 2:
             n_added = 0
-        elif route == "dense":
-            ii, jj = np.triu_indices(p, 1)
-            cross = label[ii] != label[jj]
-            pairs = np.column_stack([ii[cross], jj[cross]]).astype(np.int64)
-            del ii, jj, cross
-
-            def screen(pairs, indptr, indices):
-                return fisher_z_pvalues_given_parents(corr, n, pairs, indptr, indices)
-
-            n_added = self._fuse(G, pairs, screen, block, n, p)
         else:
-            rows, cols, _ = sparse_correlation_pairs(Z, r_min)
+            if route == "dense":  # every pair is a candidate
+                rows, cols = np.triu_indices(p, 1)
+
+                def screen(pairs, indptr, indices):
+                    return fisher_z_pvalues_given_parents(corr, n, pairs, indptr, indices)
+
+            else:  # only the pairs kept for the partition
+                rows, cols = kept_rows, kept_cols
+
+                def screen(pairs, indptr, indices):
+                    return fisher_z_pvalues_given_parents_from_data(Z, pairs, indptr, indices)
+
             cross = label[rows] != label[cols]
             pairs = np.column_stack([rows[cross], cols[cross]]).astype(np.int64)
             del rows, cols, cross
-
-            def screen(pairs, indptr, indices):
-                return fisher_z_pvalues_given_parents_from_data(Z, pairs, indptr, indices)
-
             n_added = self._fuse(G, pairs, screen, block, n, p)
         times["fusion"] = time.perf_counter() - start
         names = data.names
@@ -356,16 +357,12 @@ class PEFLearner(BaseStructureLearner):
     def _fuse(self, G, pairs, screen, block, n, p) -> int:
         """Add cross-cluster arcs to ``G`` in place; return how many remain."""
         alpha2 = self.fusion_alpha2 if self.fusion_alpha2 is not None else 1.0 / p**2
-        rows, cols = np.nonzero(G)
-        parents = [set() for _ in range(p)]
+        indptr, indices = parents_csr(G)
+        parents = [set(indices[indptr[v] : indptr[v + 1]].tolist()) for v in range(p)]
         children = [set() for _ in range(p)]
-        for u, v in zip(rows.tolist(), cols.tolist()):
-            parents[v].add(u)
-            children[u].add(v)
-        order = np.argsort(cols, kind="stable")
-        indptr = np.zeros(p + 1, dtype=np.int64)
-        indptr[1:] = np.cumsum(np.bincount(cols, minlength=p))
-        indices = rows[order].astype(np.int64)
+        for v in range(p):
+            for u in parents[v]:
+                children[u].add(v)
         pvalues = screen(pairs, indptr, indices)
         keep = pvalues < self.fusion_alpha1
         order = np.argsort(pvalues[keep], kind="stable")

@@ -29,6 +29,7 @@ from scipy import stats
 
 __all__ = [
     "correlation_threshold",
+    "partition_from_pairs",
     "sparse_correlation_pairs",
     "sparse_partition",
     "standardise",
@@ -258,11 +259,18 @@ def sparse_partition(
         Column indices per cluster, ordered by their smallest member.
     """
     n, p = Z.shape
-    if p == 1:
-        return [np.arange(1)]
     if r_min is None:
         r_min = correlation_threshold(n, p)
     rows, cols, weights = sparse_correlation_pairs(Z, r_min)
+    return partition_from_pairs(p, rows, cols, weights, min_cluster_fraction)
+
+
+def partition_from_pairs(
+    p: int, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, min_cluster_fraction: float
+) -> list:
+    """:func:`sparse_partition` from pairs already found by :func:`sparse_correlation_pairs`."""
+    if p == 1:
+        return [np.arange(1)]
     min_size = max(2, math.ceil(min_cluster_fraction * p))
     merges = _average_linkage_merges(p, rows, cols, weights)
     roots = _best_cut(p, merges, min_size)
