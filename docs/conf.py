@@ -41,4 +41,5 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
 }
-html_static_path: list = []
+html_static_path = ["_static"]
+html_css_files = ["skbn.css"]

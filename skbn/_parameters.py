@@ -22,9 +22,6 @@ __all__ = ["DiscreteParameters", "GaussianParameters", "fit_parameters"]
 #: uniformly over the cells of each family), so an unseen configuration keeps a finite
 #: likelihood; bnlearn's ``bn.fit(method="bayes", iss=1)`` does the same.
 CPT_PRIOR_ISS = 1.0
-#: Above this many variables Gaussian parameters are fitted from per-family covariance blocks
-#: instead of the full (p, p) covariance matrix (7 GB at 30,000 variables).
-LOCAL_COVARIANCE_ABOVE = 5_000
 
 
 @dataclass(frozen=True)
@@ -76,19 +73,7 @@ def fit_parameters(data: DiscreteData | GaussianData, dag: np.ndarray):
             tables.append(np.log(smoothed / smoothed.sum(axis=1, keepdims=True)))
         return DiscreteParameters(parents, tuple(tables))
     means = data.means
-    if p <= LOCAL_COVARIANCE_ABOVE or "covariance" in vars(data):
-        cov = data.covariance
-
-        def block(idx):
-            return cov[np.ix_(idx, idx)]
-
-    else:
-        centred = data.values - means
-
-        def block(idx):
-            c = centred[:, idx]
-            return c.T @ c / data.n_samples
-
+    block = data.covariance_block
     intercepts = np.empty(len(parents))
     variances = np.empty(len(parents))
     coefficients = []

@@ -10,88 +10,109 @@ tools can compare learners by held-out log-likelihood.
 
 from __future__ import annotations
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from skbn._parameters import DiscreteParameters, fit_parameters
-from skbn.data import DiscreteData, check_data
-from skbn.graph._array import pdag_to_dag_array, topological_sort_array
+from skbn.ci_tests._registry import CI_TESTS
+from skbn.constraints import CONSTRAINT_KINDS, EdgeConstraints
+from skbn.data import DiscreteData, GaussianData, check_data
+from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._convert import from_adjacency
-from skbn.scores import BIC, GaussianBIC, Score
+from skbn.scores._registry import SCORES
 from skbn.utils._param_validation import validate_params_of
+from skbn.utils._registry import required_kind
 
-__all__ = ["BaseStructureLearner", "edge_constraint_matrix"]
-
-
-def edge_constraint_matrix(edges, names, what: str) -> np.ndarray | None:
-    """Boolean ``(p, p)`` matrix of the arcs named by ``edges``, or None if ``edges`` is None.
-
-    ``edges`` may be an iterable of ``(u, v)`` pairs, a networkx DiGraph over (a subset of) the
-    names, or a ``(p, p)`` array in column order.
-    """
-    if edges is None:
-        return None
-    p = len(names)
-    index = {name: j for j, name in enumerate(names)}
-    if isinstance(edges, np.ndarray):
-        M = np.asarray(edges) != 0
-        if M.shape != (p, p):
-            raise ValueError(f"{what} as an array must have shape ({p}, {p}), got {M.shape}.")
-        np.fill_diagonal(M, False)
-        return M
-    pairs = list(edges.edges()) if isinstance(edges, nx.Graph) else list(edges)
-    M = np.zeros((p, p), dtype=bool)
-    unknown = []
-    for pair in pairs:
-        try:
-            u, v = pair
-        except (TypeError, ValueError):
-            raise ValueError(f"{what} must hold (parent, child) pairs, got {pair!r}.") from None
-        if u not in index or v not in index:
-            unknown.append((u, v))
-            continue
-        if u == v:
-            raise ValueError(f"{what} contains the self-loop ({u!r}, {v!r}).")
-        M[index[u], index[v]] = True
-    if unknown:
-        raise ValueError(
-            f"{what} names variables that are not columns of X: {unknown[:5]}. "
-            "Use the column names of the data (x0, x1, ... for arrays)."
-        )
-    return M
+__all__ = ["BaseStructureLearner"]
 
 
 class BaseStructureLearner(BaseEstimator):
     """Base class of skbn's structure learners (not for direct use).
 
-    Subclasses implement ``_learn(data, prepared) -> (adjacency, kind)`` (``prepared`` is what
-    ``_prepare(data)`` returned after checking data-dependent parameters) and, for score-based
-    methods,
-    expose a ``criterion`` parameter (a :class:`~skbn.scores.Score`, or None for BIC on
-    discrete data and GaussianBIC on continuous data). The parameter is not called ``score``
-    because that name is the ``score(X)`` method scikit-learn's model selection calls.
+    Subclasses implement ``_learn(data, prepared) -> (adjacency, kind)``, where ``prepared``
+    is what ``_prepare(data, constraints)`` returned after checking data-dependent parameters
+    (by default the checked :class:`~skbn.constraints.EdgeConstraints`). Decisions shared by
+    all learners are made once, here and in the services it calls: the data kind and the
+    score or test a family name stands for (``_family_parameters``, through the registries
+    of :mod:`skbn.scores` and :mod:`skbn.ci_tests`), the background knowledge
+    (``_constraint_kinds``, through :mod:`skbn.constraints`), and what ``n_jobs`` means
+    (:mod:`skbn.utils._parallel`). Score-based learners call their score parameter
+    ``criterion``, because ``score`` is the method scikit-learn's model selection calls.
     """
 
     _parameter_constraints: dict = {}
 
+    #: The parameters that take a score or CI test (or its family name), with their registry:
+    #: together they decide which kind of data the learner needs.
+    _family_parameters: tuple = ()
+
+    #: The kinds of background knowledge the learner honours (see :mod:`skbn.constraints`);
+    #: setting another kind is refused before any work.
+    _constraint_kinds: frozenset = frozenset()
+    #: Why a kind outside ``_constraint_kinds`` cannot be honoured, for the error message.
+    _constraint_refusal: str = ""
+
+    def _edge_constraints(self, names) -> EdgeConstraints:
+        """Check the learner's background knowledge against the columns (the one service)."""
+        values = {param: getattr(self, param, None) for param in CONSTRAINT_KINDS.values()}
+        refused = [
+            param
+            for kind, param in CONSTRAINT_KINDS.items()
+            if values[param] is not None and kind not in self._constraint_kinds
+        ]
+        if refused:
+            raise ValueError(
+                f"{type(self).__name__} cannot honour {', '.join(refused)}. "
+                f"{self._constraint_refusal}".rstrip()
+            )
+        return EdgeConstraints.from_parameters(names, **values)
+
+    # -- data kind and families ---------------------------------------------------------------
+
+    def _kind_specs(self) -> list:
+        """``(registry, value)`` of every parameter that constrains the data kind."""
+        registries = {"criterion": SCORES, "ci_test": CI_TESTS, "selection_score": SCORES}
+        return [(registries[name], getattr(self, name)) for name in self._family_parameters]
+
+    def _required_data_kind(self) -> str:
+        """Return the kind of data the learner needs ("discrete", "gaussian") or "auto"."""
+        return required_kind(*self._kind_specs())
+
+    def _resolve_family(self, parameter: str, data, **params):
+        """Return the score or test ``parameter`` stands for on ``data`` (via the registry)."""
+        registry = {"criterion": SCORES, "ci_test": CI_TESTS, "selection_score": SCORES}[parameter]
+        return registry.resolve(getattr(self, parameter), data.kind, **params)
+
+    def _resolved_score(self, data):
+        return self._resolve_family("criterion", data)
+
+    def set_params(self, **params):
+        """Set the parameters of this learner (nested ones as ``criterion__gamma``).
+
+        Parameters
+        ----------
+        **params
+            Parameter names and values, as in scikit-learn.
+
+        Returns
+        -------
+        self
+        """
+        for key in params:
+            name, _, nested = key.partition("__")
+            if nested and name in self._family_parameters:
+                value = params.get(name, getattr(self, name, None))
+                if isinstance(value, str) or value is None:
+                    raise ValueError(
+                        f"{key} sets a parameter of {name}, but {name}={value!r} is a family "
+                        f"name, not an object. Pass the object (e.g. {name}=EBIC() or "
+                        f"GaussianEBIC() for 'ebic') to search its parameters."
+                    )
+        return super().set_params(**params)
+
     # -- fitting -----------------------------------------------------------------------------
-
-    def _kind_source(self):
-        """Return the parameter object (score or CI test) that decides the data kind."""
-        return getattr(self, "criterion", None)
-
-    def _data_kind(self) -> str:
-        source = self._kind_source()
-        return getattr(source, "data_kind", "auto") if source is not None else "auto"
-
-    def _resolved_score(self, data) -> Score:
-        score = getattr(self, "criterion", None)
-        if score is None:
-            return BIC() if isinstance(data, DiscreteData) else GaussianBIC()
-        return score
 
     def fit(self, X, y=None):
         """Learn the structure from ``X`` and fit the network's parameters.
@@ -109,16 +130,29 @@ class BaseStructureLearner(BaseEstimator):
         self
         """
         validate_params_of(self)
-        kind = self._data_kind()
+        kind = self._required_data_kind()
         try:
             data = check_data(X, kind=kind)
         except ValueError as exc:
             if kind == "auto":
                 raise
-            source = self._kind_source()
-            who = type(self).__name__ + ("" if source is None else f" with {source!r}")
-            raise ValueError(f"{who} needs {kind} data: {exc}") from None
-        prepared = self._prepare(data)
+            specs = ", ".join(
+                f"{name}={getattr(self, name)!r}"
+                for name in self._family_parameters
+                if getattr(self, name, None) is not None
+            )
+            who = type(self).__name__ + (f" with {specs}" if specs else "")
+            hints = [
+                f" Pass {name}={r.family_of(v)!r} to use the {r.what} of that family for "
+                "the data's kind."
+                for name, (r, v) in zip(self._family_parameters, self._kind_specs())
+                if not isinstance(v, str)
+                and v is not None
+                and len(r.kinds(r.family_of(v) or v)) > 1
+            ]
+            raise ValueError(f"{who} needs {kind} data: {exc}{''.join(hints)}") from None
+        constraints = self._edge_constraints(data.names)
+        prepared = self._prepare(data, constraints)
         A, graph_kind = self._learn(data, prepared)
         self.feature_names_in_ = np.asarray(data.names, dtype=object)
         self.data_kind_ = data.kind
@@ -129,12 +163,13 @@ class BaseStructureLearner(BaseEstimator):
         self._states = data.states if isinstance(data, DiscreteData) else None
         return self
 
-    def _prepare(self, data):
-        """Check what needs the data (e.g. constraint names) before any work.
+    def _prepare(self, data, constraints: EdgeConstraints):
+        """Check what needs the data before any work; the return value goes to ``_learn``.
 
-        The return value is handed to ``_learn``.
+        ``constraints`` holds the checked background knowledge; learners that honour it pass
+        it on (the default does).
         """
-        return None
+        return constraints
 
     def _learn(self, data, prepared):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -144,6 +179,22 @@ class BaseStructureLearner(BaseEstimator):
     def _encode_like_fit(self, X):
         """Encode X with the fit-time columns and (for discrete data) state labels."""
         names = list(self.feature_names_in_)
+        if isinstance(X, (DiscreteData, GaussianData)):
+            # already checked (a resample of the engine): same columns, codes or values
+            if list(X.names) != names:
+                raise ValueError(
+                    "The feature names should match those that were passed during fit. "
+                    f"Expected {names[:8]}, got {list(X.names)[:8]}."
+                )
+            if self._states is None:
+                if not isinstance(X, GaussianData):
+                    raise ValueError("X is discrete data; the network was fitted on continuous.")
+                return X.values
+            if not isinstance(X, DiscreteData):
+                raise ValueError("X is continuous data; the network was fitted on discrete.")
+            if X.states == tuple(tuple(s) for s in self._states):
+                return X.codes
+            X = X.to_frame()
         if isinstance(X, pd.DataFrame):
             columns = [str(c) for c in X.columns]
             if columns != names:
@@ -171,7 +222,7 @@ class BaseStructureLearner(BaseEstimator):
             if not np.all(np.isfinite(values)):
                 raise ValueError("X contains NaN or infinite values.")
             return values
-        codes = np.empty((len(frame), len(names)), dtype=np.int32, order="F")
+        codes = np.empty((len(frame), len(names)), dtype=np.int16, order="F")
         for j, name in enumerate(names):
             column = frame.iloc[:, j]
             if column.isna().any():
@@ -233,13 +284,13 @@ class BaseStructureLearner(BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
+        try:
+            kind = self._required_data_kind()
+        except (ValueError, TypeError):
+            kind = "auto"
+        # scikit-learn's checks feed integer codes to categorical estimators and floats to the
+        # others, so a learner set up for Gaussian data gets its Gaussian path checked
+        tags.input_tags.categorical = kind != "gaussian"
         tags.input_tags.string = True
         tags.target_tags.required = False
         return tags
-
-
-def check_required_acyclic(required: np.ndarray | None, names) -> None:
-    """Refuse required arcs that form a directed cycle."""
-    if required is not None and topological_sort_array(required.astype(np.int8)) is None:
-        raise ValueError("required_edges contain a directed cycle; no DAG can include them all.")

@@ -5,7 +5,7 @@ Every learner, score and CI test in skbn works on one of two immutable views of 
 user's data, produced once by :func:`check_data`:
 
 * :class:`DiscreteData` -- integer codes ``0 .. r_j - 1`` per column, stored column-major
-  (Fortran order) as ``int32`` so that the counting kernels read one variable contiguously,
+  (Fortran order) as ``int16`` so that the counting kernels read one variable contiguously,
   together with the arity and the original state labels of every column;
 * :class:`GaussianData` -- ``float64`` values with their means, and the covariance and
   correlation matrices computed on first use (the sufficient statistics of Gaussian scores
@@ -28,11 +28,16 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-__all__ = ["DiscreteData", "GaussianData", "check_data", "MAX_CATEGORIES"]
+__all__ = ["DENSE_COVARIANCE_MAX", "DiscreteData", "GaussianData", "check_data", "MAX_CATEGORIES"]
 
-#: Largest number of categories a discrete column may have (codes are stored as int32 and
+#: Largest number of categories a discrete column may have (codes are stored as int16 and
 #: the counting kernels index parent configurations with int64 mixed-radix indices).
 MAX_CATEGORIES = 2**15
+
+#: Above this many continuous columns the scores never form the whole (p, p) covariance matrix
+#: (15,000 columns already take 1.8 GB): they ask for blocks of it, computed from the centred
+#: columns, and screen pairs by correlation a block of columns at a time.
+DENSE_COVARIANCE_MAX = 15_000
 
 _MAX_NAMES_SHOWN = 8
 
@@ -55,9 +60,9 @@ class DiscreteData:
 
     Build it with :func:`check_data`; the arrays are read-only.
 
-    Attributes
+    Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features), dtype int32, Fortran order
+    codes : ndarray of shape (n_samples, n_features), dtype int16, Fortran order
         ``codes[i, j]`` is the index of row ``i``'s value in ``states[j]``.
     arities : ndarray of shape (n_features,), dtype int64
         Number of states of each column (``len(states[j])``).
@@ -65,6 +70,12 @@ class DiscreteData:
         The state labels of each column, in code order.
     names : tuple of str
         Column (node) names.
+
+    Examples
+    --------
+    >>> data = check_data(pd.DataFrame({"a": ["x", "y", "x"]}))
+    >>> data.codes[:, 0].tolist(), data.states, data.take([1, 1]).codes[:, 0].tolist()
+    ([0, 1, 0], (('x', 'y'),), [1, 1])
     """
 
     kind = "discrete"
@@ -76,7 +87,7 @@ class DiscreteData:
         states: tuple[tuple, ...],
         names: tuple[str, ...],
     ) -> None:
-        self.codes = _readonly(np.asfortranarray(codes, dtype=np.int32))
+        self.codes = _readonly(np.asfortranarray(codes, dtype=np.int16))
         self.arities = _readonly(np.asarray(arities, dtype=np.int64))
         self.states = tuple(tuple(s) for s in states)
         self.names = tuple(names)
@@ -98,8 +109,41 @@ class DiscreteData:
         const = np.all(self.codes == first, axis=0)
         return tuple(n for n, c in zip(self.names, const) if c)
 
+    def take(self, rows=None, columns=None) -> DiscreteData:
+        """Return the data on some rows (repeats allowed) and columns, states kept.
+
+        Every column keeps all its states, also those its rows no longer hold, so a
+        resample is scored with the parameter counts of the full data.
+
+        Parameters
+        ----------
+        rows : array-like of int, optional
+            Row positions; all rows when None.
+        columns : array-like of int, optional
+            Column positions; all columns when None.
+
+        Returns
+        -------
+        DiscreteData
+        """
+        codes = self.codes if rows is None else self.codes[np.asarray(rows)]
+        if columns is None:
+            return DiscreteData(codes, self.arities, self.states, self.names)
+        cols = np.asarray(columns)
+        return DiscreteData(
+            codes[:, cols],
+            self.arities[cols],
+            tuple(self.states[j] for j in cols),
+            tuple(self.names[j] for j in cols),
+        )
+
     def to_frame(self) -> pd.DataFrame:
-        """Decode back to a DataFrame of categorical columns."""
+        """Decode back to a DataFrame of categorical columns.
+
+        Returns
+        -------
+        DataFrame
+        """
         return pd.DataFrame(
             {
                 name: pd.Categorical.from_codes(self.codes[:, j], categories=list(st))
@@ -119,11 +163,18 @@ class GaussianData:
 
     Build it with :func:`check_data`; the arrays are read-only.
 
-    Attributes
+    Parameters
     ----------
     values : ndarray of shape (n_samples, n_features), dtype float64
+        The data.
     names : tuple of str
         Column (node) names.
+
+    Examples
+    --------
+    >>> data = check_data([[0.0, 1.0], [2.0, 3.0], [4.0, 8.0]])
+    >>> data.means.tolist(), data.take(columns=[1]).names
+    ([2.0, 4.0], ('x1',))
     """
 
     kind = "gaussian"
@@ -164,14 +215,107 @@ class GaussianData:
         np.fill_diagonal(corr, 1.0)
         return _readonly(corr)
 
+    @property
+    def dense_covariance(self) -> bool:
+        """Whether the whole covariance matrix is small enough to form (see module constant)."""
+        return self.n_features <= DENSE_COVARIANCE_MAX or "covariance" in vars(self)
+
+    @cached_property
+    def centred(self) -> np.ndarray:
+        """Columns minus their means, Fortran order (one column contiguous)."""
+        return _readonly(np.asfortranarray(self.values - self.means))
+
+    def covariance_block(self, idx) -> np.ndarray:
+        """Return the covariance matrix of the columns ``idx``.
+
+        Taken from the whole matrix when something has already formed it (a score does when
+        :attr:`dense_covariance` allows), else computed from the centred columns ``idx``
+        alone, so fitting parameters never forms a ``(p, p)`` matrix by itself.
+
+        Parameters
+        ----------
+        idx : array-like of int
+            Column positions.
+
+        Returns
+        -------
+        ndarray of shape (len(idx), len(idx))
+        """
+        idx = np.asarray(idx, dtype=np.int64)
+        if "covariance" in vars(self):
+            return self.covariance[np.ix_(idx, idx)]
+        C = self.centred[:, idx]
+        return C.T @ C / self.n_samples
+
+    def correlated_pairs(self, r_min: float, block: int = 1024):
+        """Find the pairs ``i < j`` whose absolute correlation is at least ``r_min``.
+
+        Computed ``block`` columns at a time, so memory grows with the pairs kept, not with
+        ``p**2``. Constant columns correlate with nothing.
+
+        Parameters
+        ----------
+        r_min : float
+            Threshold on ``|r|``.
+        block : int, default=1024
+            Columns per matrix product.
+
+        Returns
+        -------
+        rows, cols : ndarray of int64
+        weights : ndarray of float64
+            The absolute correlations of the pairs.
+        """
+        Z = self.centred
+        n = self.n_samples
+        sd = np.sqrt(np.einsum("ij,ij->j", Z, Z) / n)
+        scale = np.where(sd > 0, 1.0 / np.where(sd > 0, sd, 1.0), 0.0)
+        rows, cols, weights = [], [], []
+        for start in range(0, self.n_features, block):
+            stop = min(start + block, self.n_features)
+            C = np.abs(Z[:, start:stop].T @ Z[:, start:]) / n
+            C *= scale[start:stop, None]
+            C *= scale[None, start:]
+            C[np.tril_indices(stop - start, 0, m=C.shape[1])] = -1.0  # strict upper triangle
+            i, j = np.nonzero(C >= r_min)
+            rows.append(i.astype(np.int64) + start)
+            cols.append(j.astype(np.int64) + start)
+            weights.append(np.minimum(C[i, j], 1.0))
+        return np.concatenate(rows), np.concatenate(cols), np.concatenate(weights)
+
     @cached_property
     def constant_columns(self) -> tuple[str, ...]:
         """Names of the columns that take a single value in the data."""
         const = np.all(self.values == self.values[0], axis=0)
         return tuple(n for n, c in zip(self.names, const) if c)
 
+    def take(self, rows=None, columns=None) -> GaussianData:
+        """Return the data on some rows (repeats allowed) and columns.
+
+        Parameters
+        ----------
+        rows : array-like of int, optional
+            Row positions; all rows when None.
+        columns : array-like of int, optional
+            Column positions; all columns when None.
+
+        Returns
+        -------
+        GaussianData
+        """
+        values = self.values if rows is None else self.values[np.asarray(rows)]
+        if columns is None:
+            return GaussianData(values, self.names)
+        cols = np.asarray(columns)
+        return GaussianData(values[:, cols], tuple(self.names[j] for j in cols))
+
     def to_frame(self) -> pd.DataFrame:
-        """Return the values as a DataFrame."""
+        """Return the values as a DataFrame.
+
+        Returns
+        -------
+        DataFrame
+        """
         return pd.DataFrame(self.values, columns=list(self.names))
 
     def __repr__(self) -> str:
@@ -233,26 +377,32 @@ def _as_frame(X) -> pd.DataFrame:
     return pd.DataFrame({n: arr[:, j] for j, n in enumerate(names)}, columns=names)
 
 
-def _encode_column(name: str, series: pd.Series, max_categories: int) -> tuple[np.ndarray, tuple]:
+def _factorize(name: str, series: pd.Series) -> tuple[np.ndarray, tuple]:
+    """Codes (``-1`` where missing) and sorted categories of a discrete column."""
     if isinstance(series.dtype, pd.CategoricalDtype):
-        categories = tuple(series.cat.categories)
-        codes = series.cat.codes.to_numpy()
-    else:
-        try:
-            codes, uniques = pd.factorize(series, sort=True)
-        except TypeError as exc:
-            raise TypeError(
-                f"Column {name!r} holds values that cannot be used as categories ({exc}); "
-                "use hashable scalars such as strings or numbers, e.g. X[col].astype(str)."
-            ) from None
-        categories = tuple(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
+        return series.cat.codes.to_numpy(), tuple(series.cat.categories)
+    values = series.to_numpy()
+    if values.dtype.kind not in "biu":
+        # strings: factorising a plain object array is about twice as fast as going through
+        # pandas' string arrays, and its -1 sentinel finds missing values at no extra cost
+        values = series.to_numpy(dtype=object)
+    try:
+        codes, uniques = pd.factorize(values, sort=True)
+    except TypeError as exc:
+        raise TypeError(
+            f"Column {name!r} holds values that cannot be used as categories ({exc}); "
+            "use hashable scalars such as strings or numbers, e.g. X[col].astype(str)."
+        ) from None
+    return codes, tuple(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
+
+
+def _check_categories(name: str, categories: tuple, max_categories: int) -> None:
     if len(categories) > max_categories:
         raise ValueError(
             f"Column {name!r} has {len(categories)} categories, more than the {max_categories} "
             "the counting kernels support. Is it an identifier or a continuous variable? "
             "Drop it, or discretise it (e.g. sklearn.preprocessing.KBinsDiscretizer)."
         )
-    return codes.astype(np.int32, copy=False), categories
 
 
 def check_data(
@@ -296,7 +446,7 @@ def check_data(
     >>> data
     DiscreteData(n_samples=3, n_features=2, max_arity=2)
     >>> data.codes[:, 0], data.states[0]
-    (array([0, 1, 0], dtype=int32), ('x', 'y'))
+    (array([0, 1, 0], dtype=int16), ('x', 'y'))
     >>> check_data([[0.5, 1.0], [1.5, -2.0]]).names
     ('x0', 'x1')
     """
@@ -336,16 +486,21 @@ def check_data(
             f"({', '.join(sorted({str(frame[n].dtype) for n in bad}))}); "
             "use numeric, bool, string or categorical columns."
         )
-    missing = [n for n in frame.columns if frame[n].isna().any()]
+    continuous = [n for n, k in kinds.items() if k == "continuous"]
+    discrete = [n for n, k in kinds.items() if k == "discrete"]
+    values = frame[continuous].to_numpy(dtype=np.float64) if continuous else None
+    # discrete columns are encoded once, here; a -1 code marks a missing value
+    encoded = {name: _factorize(name, frame[name]) for name in discrete}
+    has_missing = {name for name, (codes, _) in encoded.items() if (codes < 0).any()}
+    if continuous:
+        has_missing |= {n for n, bad in zip(continuous, np.isnan(values).any(axis=0)) if bad}
+    missing = [n for n in frame.columns if n in has_missing]
     if missing:
         raise ValueError(
             f"Columns {_show(missing)} contain missing values (NaN/None). skbn does not "
             "impute: drop or impute them first (e.g. sklearn.impute.SimpleImputer)."
         )
-    continuous = [n for n, k in kinds.items() if k == "continuous"]
-    discrete = [n for n, k in kinds.items() if k == "discrete"]
     if continuous:
-        values = frame[continuous].to_numpy(dtype=np.float64)
         bad_inf = [n for n, ok in zip(continuous, np.isfinite(values).all(axis=0)) if not ok]
         if bad_inf:
             raise ValueError(f"Columns {_show(bad_inf)} contain infinite values.")
@@ -371,14 +526,14 @@ def check_data(
                 "floats. Discretise them (sklearn.preprocessing.KBinsDiscretizer(encode="
                 "'ordinal') in a Pipeline)."
             )
-        if continuous:
-            frame = frame.copy()
-            for n in continuous:
-                frame[n] = frame[n].astype(np.int64)
-        codes = np.empty((n_rows, n_cols), dtype=np.int32, order="F")
+        for n in continuous:
+            encoded[n] = _factorize(n, frame[n].astype(np.int64))
+        codes = np.empty((n_rows, n_cols), dtype=np.int16, order="F")
         states = []
         for j, name in enumerate(names):
-            codes[:, j], st = _encode_column(name, frame[name], max_categories)
+            column, st = encoded[name]
+            _check_categories(name, st, max_categories)
+            codes[:, j] = column
             states.append(st)
         arities = np.array([len(s) for s in states], dtype=np.int64)
         return DiscreteData(codes, arities, tuple(states), names)
@@ -389,4 +544,4 @@ def check_data(
             "discrete (categorical/object/bool/integer). Cast numeric ones with "
             "X.astype(float), or use a discrete score or CI test."
         )
-    return GaussianData(frame.to_numpy(dtype=np.float64), names)
+    return GaussianData(values, names)

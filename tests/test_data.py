@@ -13,7 +13,7 @@ def test_discrete_frame_is_encoded_column_major_with_sorted_states():
     assert data.names == ("a", "b", "c")
     assert data.states == (("x", "y"), (1, 3), (False, True))
     np.testing.assert_array_equal(data.codes, [[1, 1, 1], [0, 0, 0], [1, 1, 1]])
-    assert data.codes.dtype == np.int32 and data.codes.flags.f_contiguous
+    assert data.codes.dtype == np.int16 and data.codes.flags.f_contiguous
     assert data.arities.tolist() == [2, 2, 2]
     assert not data.codes.flags.writeable
 

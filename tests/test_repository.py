@@ -109,7 +109,7 @@ def test_cli_learns_gaussian_data(tmp_path, capsys):
     "argv, message",
     [
         (["learn", "missing.csv"], "no such file"),
-        (["learn", "--network", "asia", "--score", "bge"], "needs continuous data"),
+        (["learn", "--network", "asia", "--score", "bge"], "'bge' is not defined for discrete"),
         (
             ["learn", "--network", "asia", "--learner", "fges", "--max-indegree", "2"],
             "--max-degree",
@@ -117,7 +117,7 @@ def test_cli_learns_gaussian_data(tmp_path, capsys):
         (["learn", "--network", "asia", "--penalty-discount", "-1"], "penalty_discount"),
         (
             ["learn", "--network", "asia", "--learner", "pc", "--test", "fisher-z"],
-            "needs continuous data",
+            "'fisher-z' is not defined for discrete",
         ),
         (["learn", "--network", "asia", "--learner", "pc", "--alpha", "2"], "alpha"),
     ],
@@ -125,6 +125,30 @@ def test_cli_learns_gaussian_data(tmp_path, capsys):
 def test_cli_learn_errors(argv, message, capsys):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_takes_every_registry_name(capsys):
+    from skbn.scores import get_score_names
+
+    assert main(["learn", "--network", "asia", "-n", "500", "--score", "bde"]) == 0
+    assert "BDeu" in capsys.readouterr().out
+    assert main(["learn", "--network", "asia", "-n", "500", "--score", "bdue"]) == 2
+    err = capsys.readouterr().err
+    assert "Did you mean 'bdeu'" in err and all(n in err for n in get_score_names()[:5])
+
+
+def test_cli_package_has_no_import_cycle():
+    # the shared module imports no subcommand, and no subcommand imports another
+    package = ROOT / "skbn" / "cli"
+    subcommands = {p.stem for p in package.glob("*.py")} - {"__init__", "__main__", "_common"}
+    for path in package.glob("*.py"):
+        if path.stem in ("__init__", "__main__"):
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("skbn.cli"):
+                imported = {node.module.split(".")[-1]} | {a.name for a in node.names}
+                assert not imported & subcommands, f"{path.name} imports {imported & subcommands}"
 
 
 def test_cli_lists_networks(capsys):

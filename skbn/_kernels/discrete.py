@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Numba kernels for discrete family scores.
 
-Data layout: ``codes`` is an ``(n, p)`` int32 array in Fortran order (one variable per
+Data layout: ``codes`` is an ``(n, p)`` int16 array in Fortran order (one variable per
 contiguous column), ``arities`` an ``(p,)`` int64 array. A family is a child ``y`` and a parent
 set ``P`` given as an int64 array. The parent configuration of a row is the mixed-radix number
 ``sum_k code[P_k] * prod_{l>k} r[P_l]`` (the first parent varies slowest, as in
@@ -17,7 +17,7 @@ Every function trusts its input: the estimator layer validates before calling.
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 #: Kinds of family score, all computed from the same counts.
 LOGLIK = 0  # maximised log-likelihood, sum N_jk log(N_jk / N_j)
@@ -66,6 +66,17 @@ def _score_dense(index, q, child_codes, r, kind, param):
     counts = np.zeros(q * r, dtype=np.int64)
     for i in range(n):
         counts[index[i] * r + child_codes[i]] += 1
+    return _score_counts(counts, q, r, kind, param)
+
+
+@njit(cache=True)
+def _dense_fits(cells, n):
+    return cells <= _DENSE_LIMIT and cells <= 4 * n + 1024
+
+
+@njit(cache=True)
+def _score_counts(counts, q, r, kind, param):
+    """Family score from a dense ``(q * r)`` table of counts (configuration-major)."""
     total = 0.0
     a_jk, a_j = _dirichlet(kind, param, q, r)
     for j in range(q):
@@ -123,7 +134,7 @@ def _score_sorted(index, q, child_codes, r, kind, param):
 @njit(cache=True)
 def score_from_index(index, q, child_codes, r, kind, param):
     """Family score from precomputed parent configurations (see module docstring)."""
-    if q * r <= _DENSE_LIMIT and q * r <= 4 * index.shape[0] + 1024:
+    if _dense_fits(q * r, index.shape[0]):
         return _score_dense(index, q, child_codes, r, kind, param)
     return _score_sorted(index, q, child_codes, r, kind, param)
 
@@ -134,7 +145,7 @@ def family_score(codes, arities, child, parents, kind, param):
 
     Parameters
     ----------
-    codes : int32 array (n, p), Fortran order
+    codes : int16 array (n, p), Fortran order
     arities : int64 array (p,)
     child : int
     parents : int64 array (k,)
@@ -151,12 +162,15 @@ def family_score(codes, arities, child, parents, kind, param):
     return score_from_index(index, q, codes[:, child], arities[child], kind, param)
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def toggle_scores(codes, arities, child, parents, kind, param):
     """Scores of the families ``(child, parents xor {x})`` for every variable ``x``.
 
     Entry ``child`` holds the score of ``(child, parents)`` itself. This is the column of a
     hill-climbing delta table: one call rescoring every add and delete move into ``child``.
+    Each added candidate costs one pass over the rows (its counts are taken directly from
+    the parents' configuration and its own code); candidates run on numba's threads, each
+    writing only its own entry, so the result does not depend on the number of threads.
 
     Returns
     -------
@@ -171,14 +185,21 @@ def toggle_scores(codes, arities, child, parents, kind, param):
     child_codes = codes[:, child]
     r = arities[child]
     scores[child] = score_from_index(base, q, child_codes, r, kind, param)
-    extended = np.empty(n, dtype=np.int64)
-    for x in range(p):
+    for x in prange(p):
         if x == child or in_parents[x]:
             continue
         rx = arities[x]
-        for i in range(n):
-            extended[i] = base[i] * rx + codes[i, x]
-        scores[x] = score_from_index(extended, q * rx, child_codes, r, kind, param)
+        cells = q * rx * r
+        if _dense_fits(cells, n):
+            counts = np.zeros(cells, dtype=np.int64)
+            for i in range(n):
+                counts[(base[i] * rx + codes[i, x]) * r + child_codes[i]] += 1
+            scores[x] = _score_counts(counts, q * rx, r, kind, param)
+        else:
+            extended = np.empty(n, dtype=np.int64)
+            for i in range(n):
+                extended[i] = base[i] * rx + codes[i, x]
+            scores[x] = _score_sorted(extended, q * rx, child_codes, r, kind, param)
     if parents.shape[0] > 0:
         reduced = np.empty(parents.shape[0] - 1, dtype=np.int64)
         for k in range(parents.shape[0]):
@@ -189,6 +210,76 @@ def toggle_scores(codes, arities, child, parents, kind, param):
                     m += 1
             scores[parents[k]] = family_score(codes, arities, child, reduced, kind, param)
     return scores
+
+
+@njit(cache=True)
+def penalised_toggle_scores(codes, arities, child, parents, kind, param, per_param):
+    """:func:`toggle_scores` minus ``per_param`` times each family's free parameters.
+
+    A family of ``child`` with parent configurations ``q`` has ``(r_child - 1) q`` free
+    parameters (BIC, AIC, EBIC penalties).
+    """
+    scores = toggle_scores(codes, arities, child, parents, kind, param)
+    if per_param == 0.0:
+        return scores
+    p = arities.shape[0]
+    q = 1.0
+    is_parent = np.zeros(p, dtype=np.bool_)
+    for k in range(parents.shape[0]):
+        q *= arities[parents[k]]
+        is_parent[parents[k]] = True
+    rc = arities[child] - 1.0
+    for x in range(p):
+        if x == child:
+            scores[x] -= per_param * rc * q
+        elif is_parent[x]:
+            scores[x] -= per_param * rc * q / arities[x]
+        else:
+            scores[x] -= per_param * rc * q * arities[x]
+    return scores
+
+
+@njit(cache=True, parallel=True)
+def pairwise_scores(codes, arities, kind, param):
+    """``S[x, y]``: score of ``y`` with the single parent ``x``; ``S[y, y]``: with none.
+
+    Every unordered pair's joint table is counted once and serves both directions, so the
+    delta table of an empty graph costs ``p (p - 1) / 2`` passes over the rows instead of
+    ``p (p - 1)``. Pairs run on numba's threads; the result does not depend on their number.
+    """
+    n, p = codes.shape
+    S = np.empty((p, p), dtype=np.float64)
+    empty = np.empty(0, dtype=np.int64)
+    for y in prange(p):
+        S[y, y] = family_score(codes, arities, y, empty, kind, param)
+    n_pairs = p * (p - 1) // 2
+    first = np.empty(n_pairs, dtype=np.int64)
+    second = np.empty(n_pairs, dtype=np.int64)
+    k = 0
+    for u in range(p):
+        for v in range(u + 1, p):
+            first[k] = u
+            second[k] = v
+            k += 1
+    for m in prange(n_pairs):
+        a = first[m]
+        b = second[m]
+        ra = arities[a]
+        rb = arities[b]
+        if not _dense_fits(ra * rb, n):
+            S[a, b] = family_score(codes, arities, b, np.array([a], dtype=np.int64), kind, param)
+            S[b, a] = family_score(codes, arities, a, np.array([b], dtype=np.int64), kind, param)
+            continue
+        joint = np.zeros(ra * rb, dtype=np.int64)
+        for i in range(n):
+            joint[codes[i, a] * rb + codes[i, b]] += 1
+        S[a, b] = _score_counts(joint, ra, rb, kind, param)  # b given a: a-major table
+        transposed = np.empty(ra * rb, dtype=np.int64)
+        for u in range(ra):
+            for v in range(rb):
+                transposed[v * ra + u] = joint[u * rb + v]
+        S[b, a] = _score_counts(transposed, rb, ra, kind, param)
+    return S
 
 
 @njit(cache=True)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+TIE_RTOL = 1e-10
+
 
 @njit(cache=True)
 def compress(mask, v):
@@ -50,7 +52,9 @@ def best_sinks(p, bps):
     """Best network score of every variable subset, and the sink that achieves it.
 
     ``bps[v, c]`` comes from :func:`best_parent_scores`. Returns ``(scores, sinks)`` over all
-    ``2 ** p`` subsets; ties go to the lowest-numbered sink.
+    ``2 ** p`` subsets; ties go to the lowest-numbered sink. Values within ``TIE_RTOL``
+    (relative) are ties: Markov-equivalent networks have equal scores up to rounding, and
+    rounding noise must not pick among them.
     """
     size = np.int64(1) << p
     scores = np.empty(size)
@@ -68,7 +72,7 @@ def best_sinks(p, bps):
                 v += 1
             without = w ^ bit
             value = scores[without] + bps[v, compress(without, v)]
-            if value > best:
+            if sink < 0 or value > best + TIE_RTOL * max(1.0, abs(best)):
                 best = value
                 sink = v
         scores[w] = best

@@ -6,10 +6,25 @@ A test is a small parameter object (``ChiSquare()``, ``GSquare()``, ``ShrinkageM
 a :class:`CIResult` ``(statistic, dof, pvalue)``. Discrete tests count with numba kernels and
 take their p-values from the chi-square distribution (scipy); Fisher's z works from the
 correlation matrix.
+
+A family name stands for a test wherever one is taken: ``PCStable(ci_test="chi_square")``;
+:func:`get_ci_test` resolves a name for a kind of data and :func:`get_ci_test_names` lists the
+names (pgmpy's, bnlearn's and causal-learn's spellings included).
 """
 
 from skbn.ci_tests._base import BoundCITest, CIResult, CITest
 from skbn.ci_tests._discrete import ChiSquare, GSquare, ShrinkageMI
 from skbn.ci_tests._gaussian import FisherZ
+from skbn.ci_tests._registry import get_ci_test, get_ci_test_names
 
-__all__ = ["BoundCITest", "CIResult", "CITest", "ChiSquare", "FisherZ", "GSquare", "ShrinkageMI"]
+__all__ = [
+    "BoundCITest",
+    "CIResult",
+    "CITest",
+    "ChiSquare",
+    "FisherZ",
+    "GSquare",
+    "ShrinkageMI",
+    "get_ci_test",
+    "get_ci_test_names",
+]

@@ -15,7 +15,22 @@ __all__ = ["CITest", "BoundCITest", "CIResult"]
 
 
 class CIResult(NamedTuple):
-    """Outcome of one conditional-independence test."""
+    """Outcome of one conditional-independence test.
+
+    Parameters
+    ----------
+    statistic : float
+        The test statistic.
+    dof : float
+        Its degrees of freedom.
+    pvalue : float
+        The p-value; small values are evidence of dependence.
+
+    Examples
+    --------
+    >>> CIResult(3.2, 1.0, 0.07).pvalue
+    0.07
+    """
 
     statistic: float
     dof: float
@@ -27,6 +42,16 @@ class CITest(BaseEstimator):
 
     A test is a small parameter object; ``bind(X)`` validates and encodes the data once and
     returns a :class:`BoundCITest` whose ``test(x, y, cond)`` returns a :class:`CIResult`.
+
+    See Also
+    --------
+    get_ci_test : A test by family name, for a kind of data.
+
+    Examples
+    --------
+    >>> from skbn.ci_tests import CITest, FisherZ
+    >>> isinstance(FisherZ(), CITest), FisherZ().data_kind
+    (True, 'gaussian')
     """
 
     #: "discrete" or "gaussian": the kind of data the test needs.
@@ -34,7 +59,17 @@ class CITest(BaseEstimator):
     _parameter_constraints: dict = {}
 
     def bind(self, X) -> BoundCITest:
-        """Validate ``X`` for this test and return a bound tester."""
+        """Validate ``X`` for this test and return a bound tester.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like or checked data
+            The data, of the kind the test needs.
+
+        Returns
+        -------
+        BoundCITest
+        """
         return self._bind(check_data_for(self, X))
 
     def _bind(self, data) -> BoundCITest:  # pragma: no cover - abstract
@@ -42,14 +77,44 @@ class CITest(BaseEstimator):
 
 
 class BoundCITest(DataBound):
-    """A CI test bound to one data set."""
+    """A CI test bound to one data set (made by :meth:`CITest.bind`).
+
+    Parameters
+    ----------
+    test : CITest
+        The test object it was bound from.
+    data : DiscreteData or GaussianData
+        The checked data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbn.ci_tests import FisherZ
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.normal(size=500)
+    >>> bound = FisherZ().bind(np.column_stack([a, a + rng.normal(size=500)]))
+    >>> bound.test("x0", "x1").pvalue < 1e-6
+    True
+    """
 
     def __init__(self, test: CITest, data) -> None:
         super().__init__(data)
         self.ci_test = test
 
     def test(self, x, y, cond: Iterable = ()) -> CIResult:
-        """Test ``x`` independent of ``y`` given ``cond`` (names or column indices)."""
+        """Test ``x`` independent of ``y`` given ``cond``.
+
+        Parameters
+        ----------
+        x, y : str or int
+            Column names or positions.
+        cond : iterable of str or int, default=()
+            The conditioning set.
+
+        Returns
+        -------
+        CIResult
+        """
         xi, yi = self._resolve(x), self._resolve(y)
         ci = np.array(sorted({self._resolve(c) for c in cond}), dtype=np.int64)
         if xi == yi or xi in ci or yi in ci:
@@ -57,10 +122,21 @@ class BoundCITest(DataBound):
         return self._test(xi, yi, ci)
 
     def log_pvalue(self, x: int, y: int, cond: np.ndarray) -> float:
-        """Natural log of the p-value (column indices), exact where the p-value underflows.
+        """Compute the natural log of the p-value, exact where the p-value underflows.
 
         Searches that rank associations (MMPC) need it: strong dependencies all have
         p-value 0.0 in floating point, but distinct log p-values.
+
+        Parameters
+        ----------
+        x, y : int
+            Column positions.
+        cond : array-like of int
+            Column positions of the conditioning set.
+
+        Returns
+        -------
+        float
         """
         return self._log_pvalue(int(x), int(y), np.asarray(cond, dtype=np.int64))
 

@@ -84,6 +84,14 @@ class GSquare(CITest):
     Parameters
     ----------
     {df}
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"a": [0, 0, 1, 1] * 25, "b": [0, 0, 1, 1] * 25})
+    >>> result = GSquare().bind(X).test("a", "b")  # b is a copy of a
+    >>> round(result.statistic, 4), result.pvalue < 1e-20  # 2 * 100 * log(2)
+    (138.6294, True)
     """
 
     def __init__(self, adjust_df: bool = True) -> None:
@@ -113,6 +121,13 @@ class ShrinkageMI(CITest):
     J. Hausser and K. Strimmer, "Entropy inference and the James-Stein estimator", JMLR 10,
     2009. M. Scutari and A. Brogini, "Bayesian network structure learning with permutation
     tests", Communications in Statistics 41, 2012.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> X = load_network("asia").sample(2000, random_state=0)
+    >>> ShrinkageMI().bind(X).test("smoke", "dysp", ["bronc", "either"]).pvalue > 0.01
+    True
     """
 
     def __init__(self, adjust_df: bool = True) -> None:

@@ -38,7 +38,16 @@ ROW_SUM_TOLERANCE = 1e-2
 
 
 class BIFError(ValueError):
-    """A malformed BIF file; the message gives the line number."""
+    """A malformed BIF file; the message gives the line number.
+
+    Examples
+    --------
+    >>> try:
+    ...     parse_bif("variable a { type discrete [ 2 ] { lo }; }")
+    ... except BIFError as error:
+    ...     print("line" in str(error))
+    True
+    """
 
 
 class _Parser:
@@ -143,8 +152,8 @@ def parse_bif(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
     ----------
     text : str
         The BIF document.
-    source : str, default="<string>"
-        Name used in error messages.
+    source : str, optional
+        Name of the document in error messages; ``"<string>"`` by default.
 
     Returns
     -------
@@ -340,6 +349,7 @@ def read_bif(path: str | os.PathLike) -> DiscreteBayesianNetwork:
     Parameters
     ----------
     path : str or path-like
+        The file; a ``.gz`` suffix is read as gzip.
 
     Returns
     -------
@@ -349,6 +359,15 @@ def read_bif(path: str | os.PathLike) -> DiscreteBayesianNetwork:
     ------
     BIFError
         If the file is malformed (the message gives the line number).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.bif"
+    >>> _ = path.write_text("variable a { type discrete [ 2 ] { lo, hi }; } "
+    ...                     "probability ( a ) { table 0.25, 0.75; }")
+    >>> read_bif(path).states["a"]
+    ('lo', 'hi')
     """
     path = Path(path)
     if not path.exists():
@@ -366,7 +385,16 @@ def _check_word(what: str, value: str) -> str:
 
 
 def to_bif(bn: DiscreteBayesianNetwork) -> str:
-    """BIF text of a discrete Bayesian network (one row per parent configuration).
+    """Write a discrete Bayesian network as BIF text (one row per parent configuration).
+
+    Parameters
+    ----------
+    bn : DiscreteBayesianNetwork
+        The network.
+
+    Returns
+    -------
+    str
 
     Examples
     --------
@@ -414,7 +442,18 @@ def write_bif(bn: DiscreteBayesianNetwork, path: str | os.PathLike) -> None:
     Parameters
     ----------
     bn : DiscreteBayesianNetwork
+        The network.
     path : str or path-like
+        The file to write.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from skbn.datasets import load_network
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "asia.bif.gz"
+    >>> write_bif(load_network("asia"), path)
+    >>> read_bif(path).cpts["dysp"].shape == load_network("asia").cpts["dysp"].shape
+    True
     """
     path = Path(path)
     text = to_bif(bn) + "\n"

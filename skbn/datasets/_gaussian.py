@@ -8,13 +8,52 @@ from collections.abc import Sequence
 import networkx as nx
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from sklearn.utils import check_random_state
 
 from skbn.datasets._network import _check_n_samples
-from skbn.graph._array import topological_sort_array
-from skbn.graph._convert import as_adjacency, from_adjacency
 
 __all__ = ["LinearGaussianNetwork", "make_linear_gaussian"]
+
+
+def _topological_order(rows: np.ndarray, cols: np.ndarray, p: int) -> np.ndarray | None:
+    """Kahn's order of the arcs ``rows[k] -> cols[k]`` over ``p`` nodes, or None if cyclic.
+
+    Works on arc lists, so 100,000-node networks need no ``p x p`` matrix.
+    """
+    order_by_tail = np.argsort(rows, kind="stable")
+    heads = cols[order_by_tail]
+    start = np.zeros(p + 1, dtype=np.int64)
+    start[1:] = np.cumsum(np.bincount(rows, minlength=p))
+    indegree = np.bincount(cols, minlength=p)
+    queue = list(np.flatnonzero(indegree == 0)[::-1])
+    order = []
+    while queue:
+        v = queue.pop()
+        order.append(v)
+        for w in heads[start[v] : start[v + 1]].tolist():
+            indegree[w] -= 1
+            if indegree[w] == 0:
+                queue.append(w)
+    return np.array(order, dtype=np.int64) if len(order) == p else None
+
+
+def _arcs_of(dag, nodes=None) -> tuple[np.ndarray, np.ndarray, list]:
+    """``(rows, cols, nodes)`` of a networkx DiGraph, a dense array or a sparse matrix."""
+    if isinstance(dag, nx.Graph):
+        names = list(dag.nodes) if nodes is None else list(nodes)
+        index = {v: k for k, v in enumerate(names)}
+        pairs = np.array([(index[u], index[v]) for u, v in dag.edges()], dtype=np.int64)
+        pairs = pairs.reshape(-1, 2)
+        return pairs[:, 0], pairs[:, 1], names
+    M = sparse.coo_array(dag) if sparse.issparse(dag) else np.asarray(dag)
+    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+        raise ValueError(f"Expected a square adjacency matrix, got shape {M.shape}.")
+    rows, cols = M.nonzero()
+    names = [f"x{j}" for j in range(M.shape[0])] if nodes is None else list(nodes)
+    if len(names) != M.shape[0]:
+        raise ValueError(f"{len(names)} node names for a {M.shape[0]}-node graph.")
+    return np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), names
 
 
 class LinearGaussianNetwork:
@@ -22,9 +61,9 @@ class LinearGaussianNetwork:
 
     Parameters
     ----------
-    weights : ndarray of shape (p, p)
+    weights : array-like or scipy sparse matrix of shape (p, p)
         ``weights[i, j]`` is the coefficient of the arc ``i -> j`` (0 where there is no arc);
-        its non-zero pattern must be a DAG.
+        its non-zero pattern must be a DAG. Stored sparse, so memory grows with the arcs.
     noise_std : array-like of shape (p,)
         Standard deviations of the independent Gaussian noises (non-negative).
     nodes : sequence of str, optional
@@ -32,6 +71,8 @@ class LinearGaussianNetwork:
 
     Attributes
     ----------
+    weights : scipy.sparse.csc_array of shape (p, p)
+        The coefficients (``weights.toarray()`` for a dense copy).
     graph : networkx.DiGraph
         The DAG of the non-zero weights.
 
@@ -45,32 +86,49 @@ class LinearGaussianNetwork:
     """
 
     def __init__(self, weights, noise_std, nodes: Sequence[str] | None = None) -> None:
-        W = np.array(weights, dtype=np.float64)
-        A, names = as_adjacency(W, nodes)
-        sd = np.asarray(noise_std, dtype=np.float64)
-        if sd.shape != (W.shape[0],) or np.any(sd < 0) or not np.all(np.isfinite(sd)):
-            raise ValueError(f"noise_std must hold {W.shape[0]} finite non-negative numbers.")
-        if not np.all(np.isfinite(W)):
+        if sparse.issparse(weights):
+            W = sparse.csc_array(weights, dtype=np.float64)
+        else:
+            dense = np.array(weights, dtype=np.float64)
+            if dense.ndim != 2 or dense.shape[0] != dense.shape[1]:
+                raise ValueError(f"weights must be a square matrix, got shape {dense.shape}.")
+            W = sparse.csc_array(dense)
+        W.eliminate_zeros()
+        W.sort_indices()
+        p = W.shape[0]
+        if not np.all(np.isfinite(W.data)):
             raise ValueError("weights must be finite.")
-        order = topological_sort_array(A)
+        sd = np.asarray(noise_std, dtype=np.float64)
+        if sd.shape != (p,) or np.any(sd < 0) or not np.all(np.isfinite(sd)):
+            raise ValueError(f"noise_std must hold {p} finite non-negative numbers.")
+        rows, cols = W.nonzero()
+        names = [f"x{j}" for j in range(p)] if nodes is None else list(nodes)
+        if len(names) != p:
+            raise ValueError(f"{len(names)} node names for a {p}-node model.")
+        order = _topological_order(np.asarray(rows), np.asarray(cols), p)
         if order is None:
             raise ValueError("The non-zero weights form a directed cycle; a SEM needs a DAG.")
-        W.setflags(write=False)
         sd.setflags(write=False)
         self.weights = W
         self.noise_std = sd
-        self.nodes = list(names)
+        self.nodes = names
         self._order = order
 
     @property
     def graph(self) -> nx.DiGraph:
         """The DAG of the model (a new object on each access)."""
-        return from_adjacency(self.weights != 0, self.nodes, kind="dag")
+        rows, cols = self.weights.nonzero()
+        g = nx.DiGraph(kind="dag")
+        g.add_nodes_from(self.nodes)
+        g.add_edges_from(
+            (self.nodes[u], self.nodes[v]) for u, v in zip(rows.tolist(), cols.tolist())
+        )
+        return g
 
     @property
     def covariance(self) -> np.ndarray:
-        """The implied covariance ``(I - W)^-T diag(noise_std^2) (I - W)^-1``."""
-        inv = np.linalg.inv(np.eye(len(self.nodes)) - self.weights)
+        """The implied covariance ``(I - W)^-T diag(noise_std^2) (I - W)^-1`` (dense, p x p)."""
+        inv = np.linalg.inv(np.eye(len(self.nodes)) - self.weights.toarray())
         return inv.T @ np.diag(self.noise_std**2) @ inv
 
     def sample(
@@ -94,22 +152,23 @@ class LinearGaussianNetwork:
         rng = check_random_state(random_state)
         p = len(self.nodes)
         X = np.empty((n, p), order="F")
-        noise = rng.standard_normal((p, n))
+        # the noise of node j is the j-th block of n draws (one draw of shape (p, n) gives
+        # the same numbers), written in place so no (p, n) matrix is held
+        for j in range(p):
+            X[:, j] = rng.standard_normal(n) * self.noise_std[j]
+        W = self.weights
         for j in self._order.tolist():
-            pa = np.flatnonzero(self.weights[:, j])
-            X[:, j] = noise[j] * self.noise_std[j]
-            if len(pa):
-                X[:, j] += X[:, pa] @ self.weights[pa, j]
-        if standardize:
-            sd = X.std(axis=0)
-            X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
-        return pd.DataFrame(X, columns=self.nodes)
+            lo, hi = W.indptr[j], W.indptr[j + 1]
+            if hi > lo:
+                X[:, j] += X[:, W.indices[lo:hi]] @ W.data[lo:hi]
+        if standardize:  # in place: at 100,000 columns every copy costs as much as X
+            X -= X.mean(axis=0)
+            sd = np.sqrt(np.einsum("ij,ij->j", X, X) / n)
+            X /= np.where(sd > 0, sd, 1.0)
+        return pd.DataFrame(X, columns=self.nodes, copy=False)
 
     def __repr__(self) -> str:
-        return (
-            f"LinearGaussianNetwork(n_nodes={len(self.nodes)}, "
-            f"n_arcs={int(np.count_nonzero(self.weights))})"
-        )
+        return f"LinearGaussianNetwork(n_nodes={len(self.nodes)}, n_arcs={int(self.weights.nnz)})"
 
 
 def _uniform_union(rng, intervals, size) -> np.ndarray:
@@ -142,8 +201,9 @@ def make_linear_gaussian(
 
     Parameters
     ----------
-    dag : networkx.DiGraph or array-like of shape (p, p)
-        The structure; must be a DAG.
+    dag : networkx.DiGraph, array-like or scipy sparse matrix of shape (p, p)
+        The structure; must be a DAG. Read as a list of arcs, so no ``p x p`` matrix is made
+        for a networkx graph (100,000 nodes take well under a gigabyte).
     weight_range : sequence of (low, high), default=((-1, -0.5), (0.5, 1))
         Arc weights are uniform on the union of these intervals (the Auto-SLE recipe).
     noise_std_range : (low, high), default=(0.1, 1.0)
@@ -163,16 +223,20 @@ def make_linear_gaussian(
     >>> list(X.columns), X.shape
     (['a', 'b'], (1000, 2))
     """
-    A, nodes = as_adjacency(dag)
-    if topological_sort_array(A) is None:
+    rows, cols, nodes = _arcs_of(dag)
+    p = len(nodes)
+    if _topological_order(rows, cols, p) is None or np.any(rows == cols):
         raise ValueError("dag must be a directed acyclic graph without undirected edges.")
     weights_iv = _check_intervals("weight_range", weight_range)
     (noise_iv,) = _check_intervals("noise_std_range", [noise_std_range])
     if noise_iv[0] < 0:
         raise ValueError("noise_std_range must be non-negative.")
     rng = check_random_state(random_state)
-    rows, cols = np.nonzero(A)
-    W = np.zeros(A.shape)
-    W[rows, cols] = _uniform_union(rng, weights_iv, len(rows))
-    sd = noise_iv[0] + rng.random_sample(len(nodes)) * (noise_iv[1] - noise_iv[0])
+    # arcs in row-major order, as np.nonzero of a dense matrix gives them (same seed, same
+    # weights as before this generator went sparse)
+    key = np.lexsort((cols, rows))
+    rows, cols = rows[key], cols[key]
+    values = _uniform_union(rng, weights_iv, len(rows))
+    W = sparse.csc_array((values, (rows, cols)), shape=(p, p))
+    sd = noise_iv[0] + rng.random_sample(p) * (noise_iv[1] - noise_iv[0])
     return LinearGaussianNetwork(W, sd, nodes)

@@ -90,13 +90,20 @@ def make_problem(
             "DiscreteBayesianNetwork, not a bare graph."
         )
     if n_nodes is not None:
-        network = replicate_network(network, n_nodes, random_state=seed_structure)
+        # a Gaussian problem needs only the structure: replicating the graph draws the same
+        # arcs as replicating the discrete network, without CPTs for every copy
+        base = network if kind == "discrete" else _graph_of(network)
+        network = replicate_network(base, n_nodes, random_state=seed_structure)
     if kind == "discrete":
         return network.sample(n_samples, random_state=seed_sample), network.graph
     dag = network.graph if isinstance(network, DiscreteBayesianNetwork) else network
     sem = make_linear_gaussian(dag, random_state=seed_params)
     X = sem.sample(n_samples, random_state=seed_sample, standardize=standardize)
     return X, sem.graph
+
+
+def _graph_of(network):
+    return network.graph if isinstance(network, DiscreteBayesianNetwork) else network
 
 
 def _connected_chunk(graph: nx.DiGraph, size: int, rng) -> list:

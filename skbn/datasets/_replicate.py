@@ -53,7 +53,7 @@ def _replicated_arcs(A: np.ndarray, n_copies: int, connect_fraction: float, rng)
 
 
 def replicate_network(network, n_nodes: int, connect_fraction: float = 0.1, random_state=None):
-    """Copies of a base network joined by random arcs, as in the Auto-SLE and PEF papers.
+    """Replicate a base network and join the copies by random arcs (Auto-SLE, PEF papers).
 
     ``ceil(n_nodes / p)`` copies of the ``p``-node base network are made (so the result has
     at least ``n_nodes`` nodes, a multiple of ``p``); node ``v`` of copy ``k`` is named

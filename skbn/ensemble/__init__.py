@@ -9,11 +9,20 @@ Gaussian networks with many variables by partition, estimation and fusion;
 ``AutoSLEEnsemble`` (Liu et al.) learns its members with Optuna on training problems.
 """
 
-from skbn.ensemble._autosle import AutoSLEEnsemble, default_search_space, ensemble_quality
+from skbn.ensemble._autosle import (
+    AutoSLEEnsemble,
+    default_search_space,
+    ensemble_quality,
+    members_from_study,
+)
 from skbn.ensemble._bootstrap import (
     BootstrapPosetLearner,
     EdgeFrequencies,
+    bootstrap_arc_counts,
     bootstrap_edge_frequencies,
+    edge_pvalues,
+    permutation_arc_counts,
+    poset_from_counts,
 )
 from skbn.ensemble._pef import PEFLearner, partition_variables
 from skbn.ensemble._sle import PAPER_SLE, FallbackSelectedWarning, StructureLearningEnsemble
@@ -26,7 +35,12 @@ __all__ = [
     "FallbackSelectedWarning",
     "PEFLearner",
     "StructureLearningEnsemble",
+    "bootstrap_arc_counts",
     "bootstrap_edge_frequencies",
+    "edge_pvalues",
+    "members_from_study",
+    "permutation_arc_counts",
+    "poset_from_counts",
     "default_search_space",
     "ensemble_quality",
     "partition_variables",

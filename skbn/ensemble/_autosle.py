@@ -13,7 +13,6 @@ import networkx as nx
 import numpy as np
 import optuna
 import pandas as pd
-from joblib import Parallel, delayed
 from optuna.distributions import (
     BaseDistribution,
     CategoricalDistribution,
@@ -25,15 +24,18 @@ from sklearn.utils import check_random_state
 
 from skbn import metrics
 from skbn.base import BaseStructureLearner
+from skbn.data import check_data
 from skbn.datasets._problems import make_training_problems
 from skbn.ensemble._sle import StructureLearningEnsemble
 from skbn.ensemble._slots import SlotRunner, open_storage, quiet_optuna
 from skbn.graph._convert import as_adjacency, from_adjacency, to_adjacency
 from skbn.learners import FGES, PCStable
+from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import Score
+from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import Interval
 
-__all__ = ["AutoSLEEnsemble", "default_search_space", "ensemble_quality"]
+__all__ = ["AutoSLEEnsemble", "default_search_space", "ensemble_quality", "members_from_study"]
 
 _LEARNER = "learner"
 _QUALITIES = {
@@ -83,8 +85,14 @@ def default_search_space() -> dict:
 def ensemble_quality(per_member: np.ndarray) -> float:
     """Q of an ensemble: the mean over problems of its best member's quality.
 
-    ``per_member`` has one row per member and one column per problem; the empty ensemble
-    has quality 0.
+    Parameters
+    ----------
+    per_member : array-like of shape (n_members, n_problems)
+        Each member's quality on each problem; the empty ensemble has quality 0.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -217,12 +225,90 @@ def _fingerprint(problems, space, quality, seed, batch_size) -> str:
     return h.hexdigest()
 
 
-def _member_quality(estimator, X, truth, quality) -> float:
-    fitted = clone(estimator).fit(X)
-    value = float(quality(truth, fitted.graph_))
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"The quality measure must return a finite value >= 0, got {value}.")
-    return value
+def _qualities(estimator, problems, quality, n_jobs) -> np.ndarray:
+    """The quality of ``estimator``'s output on every training problem (one engine run)."""
+    outcomes = run_fits(
+        [FitJob(estimator, data=k) for k in range(len(problems))],
+        [data for data, _ in problems],
+        n_jobs=n_jobs,
+        desc="training problems",
+    )
+    values = []
+    for (data, truth), o in zip(problems, outcomes):
+        value = float(quality(truth, from_adjacency(o.adjacency, list(data.names), kind=o.kind)))
+        if not np.isfinite(value) or value < 0:
+            raise ValueError(f"The quality measure must return a finite value >= 0, got {value}.")
+        values.append(value)
+    return np.asarray(values, dtype=float)
+
+
+def _best_of_step(done: dict):
+    """The trial a greedy step keeps: the highest gain, ties to the earliest slot."""
+    slot = min(done, key=lambda s: (-done[s].value, s))
+    return done[slot]
+
+
+def members_from_study(study, search_space=None, n_steps: int | None = None) -> dict:
+    """The members a finished (or interrupted) Auto-SLE study chose, read from its trials.
+
+    The selection phase on its own: for each greedy step recorded in ``study`` the trial
+    with the highest gain (ties to the earliest slot) is the member, until a step has no
+    completed trial or no positive gain. No learner is fitted.
+
+    Parameters
+    ----------
+    study : optuna.Study
+        A study made by :meth:`AutoSLEEnsemble.learn_members` (its trials carry the step,
+        the slot and the per-problem qualities).
+    search_space : dict, default=None
+        The study's search space; None means :func:`default_search_space`.
+    n_steps : int, default=None
+        Read at most this many steps.
+
+    Returns
+    -------
+    dict
+        ``members`` (list of (name, learner)), ``gains``, ``member_qualities`` (one row per
+        member), ``quality``.
+
+    Examples
+    --------
+    >>> from optuna.distributions import FloatDistribution
+    >>> from skbn.datasets import make_training_problems
+    >>> from skbn.learners import FGES
+    >>> problems = make_training_problems(3, n_nodes=(5, 8), n_samples=200, random_state=0)
+    >>> space = {"fges": (FGES(), {"penalty_discount": FloatDistribution(1.0, 9.0)})}
+    >>> auto = AutoSLEEnsemble(space, ensemble_size=2, n_trials=3, problems=problems,
+    ...                        random_state=0).learn_members()
+    >>> members_from_study(auto.study_, space)["gains"] == auto.gains_
+    True
+    """
+    from skbn.ensemble._slots import SlotRunner
+
+    space = default_search_space() if search_space is None else search_space
+    members, gains, rows = [], [], []
+    step = 0
+    while n_steps is None or step < n_steps:
+        done = SlotRunner.completed_in(study, step)
+        if not done:
+            break
+        trial = _best_of_step(done)
+        if trial.value <= 1e-12:
+            break
+        learner_name, config = _config_from_params(trial.params, space)
+        members.append(
+            (f"{learner_name}-{step}", clone(space[learner_name][0]).set_params(**config))
+        )
+        gains.append(float(trial.value))
+        rows.append(np.asarray(trial.user_attrs["quality"], dtype=float))
+        step += 1
+    table = np.vstack(rows) if rows else np.zeros((0, 0))
+    return {
+        "members": members,
+        "gains": gains,
+        "member_qualities": table,
+        "quality": ensemble_quality(table),
+    }
 
 
 class AutoSLEEnsemble(BaseStructureLearner):
@@ -256,8 +342,9 @@ class AutoSLEEnsemble(BaseStructureLearner):
     quality : str or callable, default="f1_adjacency+f1_arrowhead"
         A ``+``-joined combination of ``"f1_adjacency"``, ``"f1_arrowhead"`` and ``"f1"``,
         or ``callable(true_graph, learned_graph) -> float >= 0``.
-    selection_score : Score, default=None
-        Picks the member output on new data; None means GaussianBIC (BIC on discrete data).
+    selection_score : str, Score or None, default=None
+        Picks the member output on new data, by family name or as an object; None means
+        ``"bic"`` (GaussianBIC on continuous data, BIC on discrete data).
     sampler : optuna sampler, callable or None, default=None
         None: TPE seeded per trial from ``random_state``. A callable ``seed -> sampler`` is
         called the same way (e.g. ``lambda s: optuna.samplers.TPESampler(seed=s,
@@ -279,6 +366,8 @@ class AutoSLEEnsemble(BaseStructureLearner):
         Trials proposed together from the same history. With ``k`` workers sharing a study,
         ``batch_size=k`` keeps all of them busy; the result depends on ``batch_size`` but
         never on the number of workers.
+    warm_start : bool, default=False
+        ``fit`` reuses the members already learned instead of learning them afresh.
     n_jobs : int, default=None
         Training problems evaluated in parallel within a trial (joblib), and members fitted
         in parallel by ``fit``.
@@ -309,9 +398,16 @@ class AutoSLEEnsemble(BaseStructureLearner):
     seeded by ``(random_state, i, s)`` that sees the completed trials of the earlier batches
     only, so the learned members depend on the problems, the search space, ``n_trials``,
     ``batch_size`` and ``random_state`` -- not on ``n_jobs``, the number of workers or
-    interruptions. ``fit`` learns the members only if they are not learned yet; a clone
-    (e.g. inside :class:`PEFLearner`) would learn them again, so pass ``to_ensemble()`` to
-    other meta-estimators.
+    interruptions.
+
+    The work comes in three phases, each callable on its own: :meth:`learn_members` runs the
+    study (and picks each step's member as it goes), :func:`members_from_study` reads the
+    chosen members back from a stored study without fitting anything, and ``fit`` applies
+    the ensemble to new data. ``fit`` starts afresh, learning the members again (a stored
+    study resumes, so a repeated ``fit`` with ``storage`` runs no new trial); with
+    ``warm_start=True`` it reuses ``members_`` from an earlier ``learn_members`` or ``fit``.
+    A clone (e.g. inside :class:`PEFLearner`) would learn them again, so pass
+    ``to_ensemble()`` to other meta-estimators.
 
     References
     ----------
@@ -326,7 +422,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
     >>> problems = make_training_problems(4, n_nodes=(5, 12), n_samples=300, random_state=0)
     >>> space = {"fges": (FGES(), {"penalty_discount": FloatDistribution(1.0, 50.0, log=True)})}
     >>> auto = AutoSLEEnsemble(space, ensemble_size=2, n_trials=4, problems=problems,
-    ...                        random_state=0)
+    ...                        warm_start=True, random_state=0)
     >>> auto = auto.learn_members()
     >>> len(auto.members_) <= 2, auto.gains_[0] > 0
     (True, True)
@@ -335,19 +431,21 @@ class AutoSLEEnsemble(BaseStructureLearner):
     8
     """
 
+    _family_parameters = ("selection_score",)
     _parameter_constraints = {
         "search_space": [dict, None],
         "ensemble_size": [Interval(Integral, 1, None, closed="left")],
         "n_trials": [Interval(Integral, 1, None, closed="left")],
         "problems": [list, tuple, Interval(Integral, 1, None, closed="left"), None],
         "quality": [str, callable],
-        "selection_score": [Score, None],
+        "selection_score": [Score, str, None],
         "sampler": [optuna.samplers.BaseSampler, callable, None],
         "storage": [str, optuna.storages.BaseStorage, None],
         "study_name": [str, None],
         "timeout": [Interval(Real, 0, None, closed="neither"), None],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
-        "n_jobs": [Integral, None],
+        "warm_start": ["boolean"],
+        "n_jobs": N_JOBS_CONSTRAINT,
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
@@ -360,12 +458,13 @@ class AutoSLEEnsemble(BaseStructureLearner):
         n_trials: int = 100,
         problems=None,
         quality="f1_adjacency+f1_arrowhead",
-        selection_score: Score | None = None,
+        selection_score: Score | str | None = None,
         sampler=None,
         storage=None,
         study_name: str | None = None,
         timeout: float | None = None,
         batch_size: int = 1,
+        warm_start: bool = False,
         n_jobs=None,
         random_state=None,
         verbose: int = 0,
@@ -381,6 +480,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
         self.study_name = study_name
         self.timeout = timeout
         self.batch_size = batch_size
+        self.warm_start = warm_start
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
@@ -427,6 +527,8 @@ class AutoSLEEnsemble(BaseStructureLearner):
             problems = make_training_problems(n, random_state=seed)
         problems = _check_problems(problems)
         fingerprint = _fingerprint(problems, space, self.quality, seed, self.batch_size)
+        # each training problem is checked and encoded once for all trials
+        checked = [(check_data(X), truth) for X, truth in problems]
         name = self.study_name or f"autosle-{fingerprint[:16]}"
         with contextlib.nullcontext() if self.verbose else quiet_optuna():
             study = optuna.create_study(
@@ -445,10 +547,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
         def evaluate_config(params, best_so_far):
             learner_name, config = _config_from_params(params, space)
             estimator = clone(space[learner_name][0]).set_params(**config)
-            q = Parallel(n_jobs=self.n_jobs)(
-                delayed(_member_quality)(estimator, X, truth, quality) for X, truth in problems
-            )
-            q = np.asarray(q, dtype=float)
+            q = _qualities(estimator, checked, quality, self.n_jobs)
             gain = float(np.mean(np.maximum(best_so_far, q)) - np.mean(best_so_far))
             return gain, {"quality": q.tolist(), "learner_name": learner_name}
 
@@ -483,9 +582,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
                     bar.close()
             if not done:
                 break
-            # the highest gain wins; ties go to the earliest slot
-            slot = min(done, key=lambda s: (-done[s].value, s))
-            trial = done[slot]
+            trial = _best_of_step(done)
             if trial.value <= 1e-12:
                 self._log(f"step {step}: no configuration gains anything; stopping")
                 break
@@ -510,7 +607,12 @@ class AutoSLEEnsemble(BaseStructureLearner):
         return self
 
     def to_ensemble(self) -> StructureLearningEnsemble:
-        """The learned members as an unfitted :class:`StructureLearningEnsemble`."""
+        """Return the learned members as an unfitted :class:`StructureLearningEnsemble`.
+
+        Returns
+        -------
+        StructureLearningEnsemble
+        """
         if not hasattr(self, "members_"):
             from sklearn.exceptions import NotFittedError
 
@@ -525,11 +627,8 @@ class AutoSLEEnsemble(BaseStructureLearner):
         )
 
     # -- fitting -----------------------------------------------------------------------------
-    def _kind_source(self):
-        return self.selection_score
-
     def _learn(self, data, prepared):
-        if not hasattr(self, "members_"):
+        if not (self.warm_start and hasattr(self, "members_")):
             self.learn_members()
         self.ensemble_ = ensemble = self.to_ensemble().fit(data.to_frame())
         for attr in (

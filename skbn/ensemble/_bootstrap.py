@@ -9,9 +9,7 @@ from numbers import Integral, Real
 import networkx as nx
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from scipy import stats
-from sklearn.base import clone
 from sklearn.utils import check_random_state
 
 from skbn.base import BaseStructureLearner
@@ -20,50 +18,68 @@ from skbn.ensemble._poset import agony_poset, confidence_poset
 from skbn.graph._array import has_path, topological_sort_array
 from skbn.graph._convert import from_adjacency, to_adjacency
 from skbn.learners import HillClimb
+from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import BIC
+from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions
 
-__all__ = ["BootstrapPosetLearner", "EdgeFrequencies", "bootstrap_edge_frequencies"]
+__all__ = [
+    "BootstrapPosetLearner",
+    "EdgeFrequencies",
+    "bootstrap_arc_counts",
+    "bootstrap_edge_frequencies",
+    "edge_pvalues",
+    "permutation_arc_counts",
+    "poset_from_counts",
+]
 
 _MAX_SEED = np.iinfo(np.int32).max
 
 
-def _rows(X, rows):
-    return X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
-
-
-def _fit_arcs(estimator, X, rows, names, params, permute_seed=None):
-    """Fit a clone on the given rows (optionally with each column permuted); return its arcs."""
-    data = _rows(X, rows)
-    if permute_seed is not None:
-        rng = np.random.RandomState(permute_seed)
-        data = data.copy()
-        for column in data.columns:
-            data[column] = data[column].to_numpy()[rng.permutation(len(data))]
-    est = clone(estimator).set_params(**params).fit(data)
-    return to_adjacency(est.graph_, names).astype(np.int64)
+def _arc_sum(outcomes) -> np.ndarray:
+    return np.sum([o.adjacency.astype(np.int64) for o in outcomes], axis=0)
 
 
 @dataclass
 class EdgeFrequencies:
     """Bootstrap arc strengths (bnlearn's ``boot.strength``).
 
-    Attributes
+    Made by :func:`bootstrap_edge_frequencies`.
+
+    Parameters
     ----------
     table : DataFrame
         One row per node pair seen in some fit: ``u``, ``v``, ``strength`` (fraction of fits
         joining the pair) and ``direction`` (fraction of those with the arc ``u -> v``).
     nodes : list
+        The variables, in column order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"u": ["a", "b"], "v": ["b", "a"], "strength": [0.9, 0.9],
+    ...                       "direction": [0.8, 0.2]})
+    >>> list(EdgeFrequencies(table, ["a", "b"]).averaged_graph().edges)
+    [('a', 'b')]
     """
 
     table: pd.DataFrame
     nodes: list
 
     def averaged_graph(self, threshold: float = 0.5) -> nx.DiGraph:
-        """Arcs of pairs with strength >= threshold, in their majority direction, acyclic.
+        """Build the DAG of the strong pairs, each in its majority direction.
 
         Arcs are added strongest first and one that would close a cycle is skipped, so the
         result is always a DAG.
+
+        Parameters
+        ----------
+        threshold : float, default=0.5
+            Pairs joined in at least this fraction of the fits are kept.
+
+        Returns
+        -------
+        networkx.DiGraph
         """
         p = len(self.nodes)
         index = {n: k for k, n in enumerate(self.nodes)}
@@ -105,13 +121,15 @@ def bootstrap_edge_frequencies(
     >>> freq.averaged_graph().graph["kind"]
     'dag'
     """
-    names = list(check_data(X).names)
-    n = len(X)
+    data = check_data(X, kind=estimator._required_data_kind())
+    names = list(data.names)
+    n = data.n_samples
     rng = check_random_state(random_state)
     samples = [rng.randint(0, n, size=n) for _ in range(n_resamples)]
-    fits = Parallel(n_jobs=n_jobs)(
-        delayed(_fit_arcs)(estimator, X, rows, names, {}) for rows in samples
+    outcomes = run_fits(
+        [FitJob(estimator, train=rows) for rows in samples], data, n_jobs=n_jobs, desc="bootstrap"
     )
+    fits = [o.adjacency.astype(np.int64) for o in outcomes]
     counts = np.sum(fits, axis=0).astype(float)
     undirected = np.sum([A & A.T for A in fits], axis=0).astype(float)
     joined = counts + counts.T - undirected  # fits in which the pair is adjacent
@@ -128,6 +146,212 @@ def bootstrap_edge_frequencies(
                 )
             )
     return EdgeFrequencies(pd.DataFrame(pairs, columns=["u", "v", "strength", "direction"]), names)
+
+
+def bootstrap_arc_counts(
+    estimator,
+    X,
+    n_resamples: int = 100,
+    *,
+    start: str = "random_chain",
+    random_state=None,
+    n_jobs=None,
+    verbose: int = 0,
+) -> np.ndarray:
+    """Phase 1 of Caravagna & Ramazzotti: how often each arc appears over bootstrap fits.
+
+    Each resample draws ``n`` rows with replacement, a start graph (a chain through a random
+    permutation of the nodes, the authors' code, or the empty graph) and a seed for the
+    learner, in that order from ``random_state``.
+
+    Parameters
+    ----------
+    estimator : learner with ``start_graph``
+    X : DataFrame, array or checked data
+    n_resamples : int, default=100
+    start : {"random_chain", "empty"}, default="random_chain"
+    random_state : int, RandomState instance or None, default=None
+        A RandomState instance is drawn from (so several phases can share one stream).
+    n_jobs : int, default=None
+    verbose : int, default=0
+
+    Returns
+    -------
+    ndarray of int64, shape (p, p)
+        ``counts[i, j]``: fits that contained the arc ``i -> j``.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import HillClimb
+    >>> X = load_network("asia").sample(1000, random_state=0)
+    >>> counts = bootstrap_arc_counts(HillClimb(), X, 5, random_state=0)
+    >>> counts.shape, int(counts.max()) <= 5
+    ((8, 8), True)
+    """
+    data = check_data(X, kind=estimator._required_data_kind())
+    n, p = data.n_samples, data.n_features
+    rng = check_random_state(random_state)
+    jobs = []
+    for _ in range(n_resamples):
+        rows = rng.randint(0, n, size=n)
+        chain = np.zeros((p, p), dtype=np.int8)
+        order = rng.permutation(p)
+        if start == "random_chain":
+            chain[order[:-1], order[1:]] = 1
+        jobs.append(
+            FitJob(estimator, {"start_graph": chain}, train=rows, seed=rng.randint(_MAX_SEED))
+        )
+    return _arc_sum(run_fits(jobs, data, n_jobs=n_jobs, verbose=verbose, desc="bootstrap phase 1"))
+
+
+def poset_from_counts(counts: np.ndarray, loop_removal: str = "confidence", random_state=None):
+    """The acyclic partial order made from phase-1 arc counts.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (p, p)
+    loop_removal : {"confidence", "agony"}, default="confidence"
+        See :func:`~skbn.ensemble._poset.confidence_poset` and
+        :func:`~skbn.ensemble._poset.agony_poset`.
+    random_state : int, RandomState instance or None, default=None
+        Breaks ties between equal counts.
+
+    Returns
+    -------
+    ndarray of bool, shape (p, p)
+
+    Examples
+    --------
+    >>> counts = np.array([[0, 5, 0], [1, 0, 4], [2, 0, 0]])  # a <-> b, a -> b -> c -> a
+    >>> poset_from_counts(counts, random_state=0).astype(int)
+    array([[0, 1, 0],
+           [0, 0, 1],
+           [0, 0, 0]])
+    """
+    remove = confidence_poset if loop_removal == "confidence" else agony_poset
+    return remove(counts, check_random_state(random_state))
+
+
+def permutation_arc_counts(
+    estimator,
+    X,
+    poset: np.ndarray,
+    n_resamples: int = 100,
+    *,
+    random_state=None,
+    n_jobs=None,
+    verbose: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Phase 2: arc counts of fits restricted to ``poset``, on resamples and on their nulls.
+
+    Each resample draws ``n`` rows; the learner is fitted on them and on a copy with every
+    column permuted independently (a null in which every arc is spurious), each fit starting
+    from one random poset arc, allowed only the poset's arcs and seeded on its own.
+
+    Parameters
+    ----------
+    estimator : learner with ``start_graph`` and ``allowed_edges``
+        Cloned for every fit.
+    X : DataFrame, array or checked data
+        The data.
+    poset : ndarray of bool, shape (p, p)
+        The arcs the fits may use.
+    n_resamples : int, default=100
+        Resamples (each gives one real and one null fit).
+    random_state : int, RandomState instance or None, default=None
+        A RandomState instance is drawn from.
+    n_jobs : int, default=None
+        Parallel fits; the result does not depend on it.
+    verbose : int, default=0
+        Above 0, a progress bar.
+
+    Returns
+    -------
+    real : ndarray of int64, shape (p, p)
+        How often each arc appeared on real data.
+    null : ndarray of int64, shape (p, p)
+        How often each arc appeared on null data.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import HillClimb
+    >>> X = load_network("asia").sample(1000, random_state=0)
+    >>> poset = np.zeros((8, 8), dtype=bool)
+    >>> poset[2, 3] = True  # smoke -> lung only
+    >>> real, null = permutation_arc_counts(HillClimb(), X, poset, 5, random_state=0)
+    >>> int(real.sum()) <= 5 and not real[~poset].any()
+    True
+    """
+    data = check_data(X, kind=estimator._required_data_kind())
+    n, p = data.n_samples, data.n_features
+    rng = check_random_state(random_state)
+    arcs = np.argwhere(poset)
+    jobs, is_null = [], []
+    for _ in range(n_resamples):
+        rows = rng.randint(0, n, size=n)
+        for null in (False, True):
+            start = np.zeros((p, p), dtype=np.int8)
+            if len(arcs) > 1:
+                i, j = arcs[rng.randint(len(arcs))]
+                start[i, j] = 1
+            params = {"start_graph": start, "allowed_edges": poset}
+            seed = int(rng.randint(_MAX_SEED))
+            permute = int(rng.randint(_MAX_SEED)) if null else None
+            jobs.append(FitJob(estimator, params, train=rows, seed=seed, permute=permute))
+            is_null.append(null)
+    outcomes = run_fits(jobs, data, n_jobs=n_jobs, verbose=verbose, desc="bootstrap phase 2")
+    real = _arc_sum([o for o, null in zip(outcomes, is_null) if not null])
+    null = _arc_sum([o for o, null in zip(outcomes, is_null) if null])
+    return real, null
+
+
+def edge_pvalues(
+    real, null, n_resamples: int, *, test: str = "proportion", correction: str | None = "fdr_bh"
+) -> tuple[np.ndarray, np.ndarray]:
+    """One-sided p-values that each arc appears more often on real than on null data.
+
+    Parameters
+    ----------
+    real, null : array of int
+        Per arc: fits on real and on null data that contained it.
+    n_resamples : int
+        Fits of each kind.
+    test : {"proportion", "binomial"}, default="proportion"
+        See :class:`BootstrapPosetLearner`.
+    correction : {"fdr_bh", "holm"} or None, default="fdr_bh"
+
+    Returns
+    -------
+    pvalues : ndarray
+        Raw p-values.
+    qvalues : ndarray
+        Corrected p-values.
+
+    Examples
+    --------
+    >>> p, q = edge_pvalues([50, 10], [5, 10], 50)
+    >>> bool(p[0] < 1e-6), bool(p[1] > 0.4)
+    (True, True)
+    """
+    m, z, k = np.asarray(real), np.asarray(null), int(n_resamples)
+    if test == "proportion":
+        pvalues = proportion_test_greater(m, z, k)
+    else:
+        pvalues = np.array(
+            [
+                stats.binomtest(int(a), k, (b + 0.5) / (k + 1), alternative="greater").pvalue
+                for a, b in zip(m, z)
+            ]
+        )
+    if correction == "fdr_bh" and len(pvalues):
+        qvalues = stats.false_discovery_control(pvalues, method="bh")
+    elif correction == "holm":
+        qvalues = holm(pvalues)
+    else:
+        qvalues = pvalues
+    return pvalues, qvalues
 
 
 def proportion_test_greater(m: np.ndarray, z: np.ndarray, k: int) -> np.ndarray:
@@ -238,7 +462,7 @@ class BootstrapPosetLearner(BaseStructureLearner):
         "correction": [StrOptions({"fdr_bh", "holm"}), None],
         "poset": ["array-like", HasMethods(["edges"]), None],
         "start": [StrOptions({"random_chain", "empty"})],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
@@ -279,35 +503,21 @@ class BootstrapPosetLearner(BaseStructureLearner):
             raise ValueError(f"estimator {est!r} needs the parameters {sorted(missing)}.")
         return est
 
-    def _kind_source(self):
-        return getattr(self._base_estimator(), "criterion", None)
+    def _required_data_kind(self) -> str:
+        return self._base_estimator()._required_data_kind()
 
     def _learn(self, data, prepared):
         est = self._base_estimator()
-        X = data.to_frame()
         names = list(data.names)
-        n, p = data.n_samples, data.n_features
+        p = data.n_features
+        # one stream of random numbers through the phases, so a seed fixes the whole run
         rng = check_random_state(self.random_state)
-        parallel = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)
-        # phase 1: bootstrap fits from random chains -> arc counts -> acyclic poset
+        options = dict(n_jobs=self.n_jobs, verbose=self.verbose)
         if self.poset is None:
-            jobs = []
-            for _ in range(self.n_poset_resamples):
-                rows = rng.randint(0, n, size=n)
-                chain = np.zeros((p, p), dtype=np.int8)
-                order = rng.permutation(p)
-                if self.start == "random_chain":
-                    chain[order[:-1], order[1:]] = 1
-                jobs.append(
-                    (rows, {"start_graph": chain, "random_state": int(rng.randint(_MAX_SEED))})
-                )
-            fits = parallel(
-                delayed(_fit_arcs)(est, X, rows, names, _with_seed(est, params))
-                for rows, params in jobs
+            counts = bootstrap_arc_counts(
+                est, data, self.n_poset_resamples, start=self.start, random_state=rng, **options
             )
-            counts = np.sum(fits, axis=0)
-            remove = confidence_poset if self.loop_removal == "confidence" else agony_poset
-            poset = remove(counts, rng)
+            poset = poset_from_counts(counts, self.loop_removal, rng)
             rows_, cols_ = np.nonzero(counts)
             self.consensus_ = pd.DataFrame(
                 {
@@ -326,47 +536,13 @@ class BootstrapPosetLearner(BaseStructureLearner):
                 raise ValueError("poset must be an acyclic graph over the columns of X.")
             self.consensus_ = pd.DataFrame(columns=["u", "v", "count"])
         self.poset_ = from_adjacency(poset, names, kind="dag")
-        # phase 2: restricted fits on bootstrap resamples and on their permuted nulls
-        arcs = np.argwhere(poset)
-        jobs = []
-        for _ in range(self.n_test_resamples):
-            rows = rng.randint(0, n, size=n)
-            for null in (False, True):
-                start = np.zeros((p, p), dtype=np.int8)
-                if len(arcs) > 1:
-                    i, j = arcs[rng.randint(len(arcs))]
-                    start[i, j] = 1
-                params = {
-                    "start_graph": start,
-                    "allowed_edges": poset,
-                    "random_state": int(rng.randint(_MAX_SEED)),
-                }
-                seed = int(rng.randint(_MAX_SEED)) if null else None
-                jobs.append((rows, params, seed, null))
-        fits = parallel(
-            delayed(_fit_arcs)(est, X, rows, names, _with_seed(est, params), seed)
-            for rows, params, seed, _ in jobs
+        real, null = permutation_arc_counts(
+            est, data, poset, self.n_test_resamples, random_state=rng, **options
         )
-        real = np.sum([f for f, job in zip(fits, jobs) if not job[3]], axis=0)
-        null = np.sum([f for f, job in zip(fits, jobs) if job[3]], axis=0)
-        m = real[poset]
-        z = null[poset]
-        k = self.n_test_resamples
-        if self.test == "proportion":
-            pvalues = proportion_test_greater(m, z, k)
-        else:
-            pvalues = np.array(
-                [
-                    stats.binomtest(int(a), k, (b + 0.5) / (k + 1), alternative="greater").pvalue
-                    for a, b in zip(m, z)
-                ]
-            )
-        if self.correction == "fdr_bh" and len(pvalues):
-            qvalues = stats.false_discovery_control(pvalues, method="bh")
-        elif self.correction == "holm":
-            qvalues = holm(pvalues)
-        else:
-            qvalues = pvalues
+        m, z = real[poset], null[poset]
+        pvalues, qvalues = edge_pvalues(
+            m, z, self.n_test_resamples, test=self.test, correction=self.correction
+        )
         pr, pc = np.nonzero(poset)
         self.edge_pvalues_ = pd.DataFrame(
             {
@@ -384,7 +560,17 @@ class BootstrapPosetLearner(BaseStructureLearner):
         return final, "dag"
 
     def plot_edge_frequencies(self, ax=None):
-        """Heat map of the phase-2 arc frequencies on real data (rows: from, columns: to)."""
+        """Draw the phase-2 arc frequencies on real data as a heat map (rows: from, columns: to).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw; a new figure when None.
+
+        Returns
+        -------
+        matplotlib Axes
+        """
         import matplotlib.pyplot as plt
 
         names = list(self.feature_names_in_)
@@ -400,13 +586,6 @@ class BootstrapPosetLearner(BaseStructureLearner):
         ax.set_title("bootstrap frequency of each poset arc")
         ax.figure.colorbar(image, ax=ax, fraction=0.04)
         return ax
-
-
-def _with_seed(estimator, params):
-    """Drop ``random_state`` for learners without one."""
-    if "random_state" not in estimator.get_params():
-        params = {k: v for k, v in params.items() if k != "random_state"}
-    return params
 
 
 def has_cycle(A: np.ndarray) -> bool:

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import math
 import time
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
-from joblib import Parallel, delayed
 from scipy import stats
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
-from sklearn.base import clone
 from sklearn.utils import check_random_state
 
 from skbn._kernels.ci import (
@@ -29,9 +27,12 @@ from skbn.ensemble._pef_sparse import (
     sparse_correlation_pairs,
     standardise,
 )
-from skbn.graph._array import extension_or_fallback, parents_csr
+from skbn.graph._array import extension_or_fallback, name_order, parents_csr
 from skbn.graph._convert import from_adjacency, to_adjacency
 from skbn.learners import FGES
+from skbn.model_selection._resampling import FitJob, run_fits
+from skbn.utils._numeric import significant
+from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions
 
 __all__ = ["PEFLearner", "partition_variables"]
@@ -42,17 +43,31 @@ MAX_DENSE_VARIABLES = 12_000
 
 
 def partition_variables(corr: np.ndarray, min_cluster_fraction: float = 0.05) -> list:
-    """PEF's partition (Algorithm 1 of Gu & Zhou, as their group's code does it).
+    """Partition the variables as PEF does (Algorithm 1 of Gu & Zhou, as their code does it).
 
     Average-linkage clustering on ``1 - |correlation|``; the cut with the most "large"
     clusters (at least ``ceil(min_cluster_fraction * p)`` variables, and at least 2; the first
     such cut wins), then small clusters are merged, globally closest pair first by average
     linkage, until all are large.
 
+    Parameters
+    ----------
+    corr : ndarray of shape (p, p)
+        The correlation matrix.
+    min_cluster_fraction : float, default=0.05
+        A cluster is large when it holds at least this fraction of the variables.
+
     Returns
     -------
     list of ndarray
         Column indices per cluster; every variable is in exactly one cluster.
+
+    Examples
+    --------
+    >>> corr = np.eye(4)
+    >>> corr[0, 1] = corr[1, 0] = corr[2, 3] = corr[3, 2] = 0.9
+    >>> [c.tolist() for c in partition_variables(corr, 0.5)]
+    [[0, 1], [2, 3]]
     """
     p = corr.shape[0]
     if p == 1:
@@ -98,23 +113,6 @@ def partition_variables(corr: np.ndarray, min_cluster_fraction: float = 0.05) ->
     return [np.sort(members[a]) for a in alive]
 
 
-def _seeded_clone(estimator, seed):
-    """A clone whose every ``random_state`` parameter (nested ones too) is ``seed``."""
-    est = clone(estimator)
-    if seed is not None:
-        names = [k for k in est.get_params(deep=True) if k.split("__")[-1] == "random_state"]
-        est.set_params(**dict.fromkeys(names, seed))
-    return est
-
-
-def _fit_cluster(estimator, X, seed=None):
-    """Fit a clone on the cluster's columns; return a DAG adjacency over those columns."""
-    est = _seeded_clone(estimator, seed).fit(X)
-    A = to_adjacency(est.graph_, list(X.columns))
-    # a PDAG without extension falls back to its arcs plus topologically oriented edges
-    return extension_or_fallback(A)[0].astype(bool)
-
-
 def _gain(block, n, child, parents, new):
     """Log-likelihood gain of adding ``new`` to the parents of ``child`` (standardised data).
 
@@ -152,6 +150,61 @@ def _reaches(children, source, target) -> bool:
                 seen.add(w)
                 stack.append(w)
     return False
+
+
+class _Correlations:
+    """The correlations PEF's phases read, held the way the route says.
+
+    Dense: the full correlation matrix. Sparse: the standardised data and the pairs whose
+    marginal correlation is significant at level ``1 / p`` (with their distances, for the
+    partition); any other correlation is computed from the data when a test needs it.
+    """
+
+    def __init__(self, data, route: str) -> None:
+        self.route = route
+        self.n, self.p = data.n_samples, data.n_features
+        if route == "dense":
+            self.corr = np.ascontiguousarray(data.correlation)
+        else:
+            self.Z = standardise(data.values)
+            self.kept_rows, self.kept_cols, self.weights = sparse_correlation_pairs(
+                self.Z, correlation_threshold(self.n, self.p)
+            )
+
+    def block(self, idx):
+        if self.route == "dense":
+            return self.corr[np.ix_(idx, idx)]
+        return correlation_block(self.Z, idx)
+
+    def candidate_pairs(self):
+        """Pairs the fusion screens: all of them (dense), the kept ones (sparse)."""
+        if self.route == "dense":
+            return np.triu_indices(self.p, 1)
+        return self.kept_rows, self.kept_cols
+
+    def screen(self, pairs, indptr, indices):
+        if self.route == "dense":
+            return fisher_z_pvalues_given_parents(self.corr, self.n, pairs, indptr, indices)
+        return fisher_z_pvalues_given_parents_from_data(self.Z, pairs, indptr, indices)
+
+
+def _cluster_indices(names, clusters) -> list:
+    """Column positions of each cluster of names, checking they partition the columns."""
+    index = {n: j for j, n in enumerate(names)}
+    out, seen = [], set()
+    for k, cluster in enumerate(clusters):
+        unknown = [n for n in cluster if n not in index]
+        if unknown:
+            raise ValueError(f"Cluster {k} names columns that X lacks: {unknown[:5]}.")
+        repeated = seen & set(cluster)
+        if repeated:
+            raise ValueError(f"{sorted(repeated)[:5]} are in more than one cluster.")
+        seen |= set(cluster)
+        out.append(np.sort(np.array([index[n] for n in cluster], dtype=np.int64)))
+    missing = [n for n in names if n not in seen]
+    if missing:
+        raise ValueError(f"The clusters leave out columns {missing[:5]}; every column needs one.")
+    return out
 
 
 class PEFLearner(BaseStructureLearner):
@@ -229,6 +282,14 @@ class PEFLearner(BaseStructureLearner):
     ----------
     J. Gu and Q. Zhou, "Learning big Gaussian Bayesian networks: partition, estimation and
     fusion", JMLR 21(158), 2020.
+
+    Examples
+    --------
+    >>> from skbn.datasets import make_problem
+    >>> X, truth = make_problem("child", n_nodes=100, n_samples=500, random_state=0)
+    >>> pef = PEFLearner(random_state=0).fit(X)
+    >>> len(pef.clusters_) > 1, pef.graph_.number_of_nodes(), pef.graph_.graph["kind"]
+    (True, 100, 'dag')
     """
 
     _parameter_constraints = {
@@ -238,7 +299,7 @@ class PEFLearner(BaseStructureLearner):
         "fusion_alpha2": [Interval(Real, 0, 1, closed="neither"), None],
         "prune": ["boolean"],
         "route": [StrOptions({"auto", "dense", "sparse"})],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
@@ -266,82 +327,148 @@ class PEFLearner(BaseStructureLearner):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _data_kind(self) -> str:
+    def _required_data_kind(self) -> str:
         return "gaussian"
-
-    def _kind_source(self):
-        return None
 
     def _route(self, p: int) -> str:
         if self.route == "auto":
             return "dense" if p <= MAX_DENSE_VARIABLES else "sparse"
         return self.route
 
-    def _learn(self, data, prepared):
-        times = {}
-        start = time.perf_counter()
-        n, p = data.n_samples, data.n_features
-        route = self._route(p)
-        if route == "dense":
-            corr = np.ascontiguousarray(data.correlation)
-            clusters = partition_variables(corr, self.min_cluster_fraction)
+    # -- the three phases ----------------------------------------------------------------
 
-            def block(idx):
-                return corr[np.ix_(idx, idx)]
+    def _check(self, X):
+        from skbn.data import check_data
+        from skbn.utils._param_validation import validate_params_of
 
-        else:
-            Z = standardise(data.values)
-            # the kept pairs serve the partition and, later, the fusion screen
-            kept_rows, kept_cols, weights = sparse_correlation_pairs(Z, correlation_threshold(n, p))
-            clusters = partition_from_pairs(
-                p, kept_rows, kept_cols, weights, self.min_cluster_fraction
-            )
-            del weights
+        validate_params_of(self)
+        data = check_data(X, kind="gaussian")
+        # the phases run on the columns in name order (clustering and fusion visit pairs in
+        # column order), so each public phase gives what ``fit`` gives whatever the order
+        return data.take(columns=name_order(data.names))
 
-            def block(idx):
-                return correlation_block(Z, idx)
+    def _correlations(self, data) -> _Correlations:
+        return _Correlations(data, self._route(data.n_features))
 
-        times["partition"] = time.perf_counter() - start
-        start = time.perf_counter()
-        X = data.to_frame()
+    def _partition(self, corr: _Correlations) -> list:
+        if corr.route == "dense":
+            return partition_variables(corr.corr, self.min_cluster_fraction)
+        return partition_from_pairs(
+            corr.p, corr.kept_rows, corr.kept_cols, corr.weights, self.min_cluster_fraction
+        )
+
+    def _estimate(self, data, clusters) -> list:
         estimator = FGES() if self.estimator is None else self.estimator
         if self.random_state is None:
             seeds = [None] * len(clusters)
         else:
             rng = check_random_state(self.random_state)
             seeds = rng.randint(np.iinfo(np.int32).max, size=len(clusters)).tolist()
-        dags = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)(
-            delayed(_fit_cluster)(estimator, X.iloc[:, cols], seed)
-            for cols, seed in zip(clusters, seeds)
+        outcomes = run_fits(
+            [FitJob(estimator, columns=cols, seed=seed) for cols, seed in zip(clusters, seeds)],
+            data,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+            desc="PEF clusters",
         )
-        del X
+        # a PDAG without extension falls back to its arcs plus topologically oriented edges
+        return [extension_or_fallback(o.adjacency)[0].astype(bool) for o in outcomes]
+
+    def _fuse_clusters(self, corr: _Correlations, clusters, dags) -> tuple[np.ndarray, int]:
+        p = corr.p
         G = np.zeros((p, p), dtype=bool)
         for cols, dag in zip(clusters, dags):
             G[np.ix_(cols, cols)] = dag
-        times["estimation"] = time.perf_counter() - start
-        start = time.perf_counter()
+        if len(clusters) < 2:
+            return G, 0
         label = np.empty(p, dtype=np.int64)
         for k, cols in enumerate(clusters):
             label[cols] = k
-        if len(clusters) < 2:
-            n_added = 0
-        else:
-            if route == "dense":  # every pair is a candidate
-                rows, cols = np.triu_indices(p, 1)
+        rows, cols = corr.candidate_pairs()
+        cross = label[rows] != label[cols]
+        pairs = np.column_stack([rows[cross], cols[cross]]).astype(np.int64)
+        del rows, cols, cross
+        return G, self._fuse(G, pairs, corr.screen, corr.block, corr.n, p)
 
-                def screen(pairs, indptr, indices):
-                    return fisher_z_pvalues_given_parents(corr, n, pairs, indptr, indices)
+    def partition(self, X) -> list[list[str]]:
+        """Phase 1: the clusters of variables (names), as ``fit`` would find them.
 
-            else:  # only the pairs kept for the partition
-                rows, cols = kept_rows, kept_cols
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Continuous data.
 
-                def screen(pairs, indptr, indices):
-                    return fisher_z_pvalues_given_parents_from_data(Z, pairs, indptr, indices)
+        Returns
+        -------
+        list of list of str
+        """
+        data = self._check(X)
+        clusters = self._partition(self._correlations(data))
+        return [[data.names[j] for j in cols] for cols in clusters]
 
-            cross = label[rows] != label[cols]
-            pairs = np.column_stack([rows[cross], cols[cross]]).astype(np.int64)
-            del rows, cols, cross
-            n_added = self._fuse(G, pairs, screen, block, n, p)
+    def estimate(self, X, clusters) -> list:
+        """Phase 2: a DAG per cluster, learned by a clone of ``estimator`` on its columns.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        clusters : list of list of str
+            From :meth:`partition` (or any partition of the columns).
+
+        Returns
+        -------
+        list of networkx.DiGraph
+        """
+        data = self._check(X)
+        index = _cluster_indices(data.names, clusters)
+        return [
+            from_adjacency(dag, [data.names[j] for j in cols], kind="dag")
+            for cols, dag in zip(index, self._estimate(data, index))
+        ]
+
+    def fuse(self, X, clusters, subgraphs):
+        """Phase 3: join the clusters' DAGs with cross-cluster arcs into one DAG.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        clusters : list of list of str
+        subgraphs : list of networkx.DiGraph
+            A DAG over each cluster's variables, as :meth:`estimate` returns.
+
+        Returns
+        -------
+        networkx.DiGraph
+            The fused DAG over all columns.
+        """
+        data = self._check(X)
+        index = _cluster_indices(data.names, clusters)
+        if len(subgraphs) != len(index):
+            raise ValueError(f"{len(index)} clusters but {len(subgraphs)} subgraphs.")
+        dags = [
+            to_adjacency(g, [data.names[j] for j in cols]).astype(bool)
+            for cols, g in zip(index, subgraphs)
+        ]
+        G, _ = self._fuse_clusters(self._correlations(data), index, dags)
+        return from_adjacency(G, data.names, kind="dag")
+
+    def _learn(self, data, prepared):
+        # the phases run on the columns in name order (see ``_check``); the result is mapped
+        # back
+        order = name_order(data.names)
+        back = np.argsort(order)
+        data = data.take(columns=order)
+        times = {}
+        start = time.perf_counter()
+        corr = self._correlations(data)
+        clusters = self._partition(corr)
+        corr.weights = None  # only the partition needs them
+        times["partition"] = time.perf_counter() - start
+        start = time.perf_counter()
+        dags = self._estimate(data, clusters)
+        times["estimation"] = time.perf_counter() - start
+        start = time.perf_counter()
+        G, n_added = self._fuse_clusters(corr, clusters, dags)
         times["fusion"] = time.perf_counter() - start
         names = data.names
         self.clusters_ = [[names[j] for j in cols] for cols in clusters]
@@ -350,9 +477,9 @@ class PEFLearner(BaseStructureLearner):
             for cols, dag in zip(clusters, dags)
         ]
         self.n_cross_arcs_ = n_added
-        self.route_ = route
+        self.route_ = corr.route
         self.fit_times_ = times
-        return G, "dag"
+        return G[np.ix_(back, back)], "dag"
 
     def _fuse(self, G, pairs, screen, block, n, p) -> int:
         """Add cross-cluster arcs to ``G`` in place; return how many remain."""
@@ -365,7 +492,9 @@ class PEFLearner(BaseStructureLearner):
                 children[u].add(v)
         pvalues = screen(pairs, indptr, indices)
         keep = pvalues < self.fusion_alpha1
-        order = np.argsort(pvalues[keep], kind="stable")
+        # p-values equal to 10 significant figures are ties, visited in pair order, so the
+        # order does not depend on rounding noise (e.g. from the order of the rows)
+        order = np.argsort(significant(pvalues[keep]), kind="stable")
         screened = pairs[keep][order]
         # sequential re-test: condition also on the nodes already linked to either end
         linked = [set() for _ in range(p)]
@@ -388,7 +517,9 @@ class PEFLearner(BaseStructureLearner):
             ji_cycle = _reaches(children, i, j)
             if ij_cycle and ji_cycle:
                 continue
-            u, v = (j, i) if ij_cycle or (not ji_cycle and gain_ji > gain_ij) else (i, j)
+            # equal gains (the two ends have no other parents) are a tie: i -> j, i < j
+            ji_better = gain_ji > gain_ij + 1e-9 * max(1.0, abs(gain_ij))
+            u, v = (j, i) if ij_cycle or (not ji_cycle and ji_better) else (i, j)
             G[u, v] = True
             parents[v].add(u)
             children[u].add(v)

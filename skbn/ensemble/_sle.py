@@ -3,19 +3,17 @@
 
 from __future__ import annotations
 
-import time
 import warnings
-from numbers import Integral
 
 import numpy as np
-from joblib import Parallel, delayed
-from sklearn.base import clone
 
 from skbn.base import BaseStructureLearner
 from skbn.graph._array import extension_or_fallback
 from skbn.graph._convert import to_adjacency
 from skbn.learners import FGES
-from skbn.scores import BIC, GaussianBIC, Score
+from skbn.model_selection._resampling import FitJob, run_fits
+from skbn.scores import GaussianBIC, Score
+from skbn.utils._parallel import N_JOBS_CONSTRAINT
 
 __all__ = ["PAPER_SLE", "FallbackSelectedWarning", "StructureLearningEnsemble"]
 
@@ -25,7 +23,17 @@ PAPER_SLE = ((5.87273, 185), (20.6045, 17), (2.53767, 91), (5.62460, 11))
 
 
 class FallbackSelectedWarning(UserWarning):
-    """No member produced a graph with a consistent DAG extension; a fallback DAG was chosen."""
+    """No member produced a graph with a consistent DAG extension; a fallback DAG was chosen.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warnings.warn("no extension", FallbackSelectedWarning)
+    >>> caught[0].category.__name__
+    'FallbackSelectedWarning'
+    """
 
 
 def _member_list(estimators) -> list:
@@ -50,12 +58,6 @@ def _member_list(estimators) -> list:
     return members
 
 
-def _fit_member(estimator, X):
-    start = time.perf_counter()
-    fitted = clone(estimator).fit(X)
-    return fitted, time.perf_counter() - start
-
-
 class StructureLearningEnsemble(BaseStructureLearner):
     """Run every member learner and keep the output with the best score (Liu et al.'s SLE).
 
@@ -72,8 +74,9 @@ class StructureLearningEnsemble(BaseStructureLearner):
     ----------
     estimators : list of learners or of (name, learner) pairs
         The members. Unnamed members are called ``"<class>-<position>"``.
-    selection_score : Score, default=None
-        Picks the output. None means :class:`~skbn.scores.GaussianBIC` on continuous data and
+    selection_score : str, Score or None, default=None
+        Picks the output: a family name (``"bic"``, ``"bdeu"``, ...) or a score object. None
+        means ``"bic"``: :class:`~skbn.scores.GaussianBIC` on continuous data and
         :class:`~skbn.scores.BIC` on discrete data (the paper uses Gaussian BIC).
     n_jobs : int, default=None
         Members fitted in parallel. The result does not depend on it.
@@ -98,8 +101,8 @@ class StructureLearningEnsemble(BaseStructureLearner):
 
     See Also
     --------
-    AutoSLEEnsemble : learns the members from training problems with known truth.
-    PEFLearner : accepts an ensemble as its ``estimator`` (P/SLE in the paper).
+    AutoSLEEnsemble : Learns the members from training problems with known truth.
+    PEFLearner : Accepts an ensemble as its ``estimator`` (P/SLE in the paper).
 
     References
     ----------
@@ -119,15 +122,21 @@ class StructureLearningEnsemble(BaseStructureLearner):
     True
     """
 
+    _family_parameters = ("selection_score",)
     _parameter_constraints = {
         "estimators": [list, tuple],
-        "selection_score": [Score, None],
-        "n_jobs": [Integral, None],
+        "selection_score": [Score, str, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
         "verbose": ["verbose"],
     }
 
     def __init__(
-        self, estimators, *, selection_score: Score | None = None, n_jobs=None, verbose: int = 0
+        self,
+        estimators,
+        *,
+        selection_score: Score | str | None = None,
+        n_jobs=None,
+        verbose: int = 0,
     ) -> None:
         self.estimators = estimators
         self.selection_score = selection_score
@@ -142,6 +151,15 @@ class StructureLearningEnsemble(BaseStructureLearner):
         185, 17, 91 and 11, without the faithfulness assumption, selected by Gaussian BIC.
         Keyword arguments go to the constructor.
 
+        Parameters
+        ----------
+        **kwargs
+            Constructor parameters (``n_jobs``, ``verbose``, ``selection_score``).
+
+        Returns
+        -------
+        StructureLearningEnsemble
+
         Examples
         --------
         >>> sle = StructureLearningEnsemble.from_paper()
@@ -154,22 +172,21 @@ class StructureLearningEnsemble(BaseStructureLearner):
         kwargs.setdefault("selection_score", GaussianBIC())
         return cls(members, **kwargs)
 
-    def _kind_source(self):
-        return self.selection_score
-
-    def _prepare(self, data):
+    def _prepare(self, data, constraints):
         return _member_list(self.estimators)
 
     def _learn(self, data, prepared):
         members = prepared
-        X = data.to_frame()
-        results = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)(
-            delayed(_fit_member)(est, X) for _, est in members
+        outcomes = run_fits(
+            [FitJob(est) for _, est in members],
+            data,
+            return_estimator=True,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+            desc="ensemble members",
         )
-        score = self.selection_score
-        if score is None:
-            score = GaussianBIC() if data.kind == "gaussian" else BIC()
-        bound = score._bind(data)
+        results = [(o.estimator, o.fit_time) for o in outcomes]
+        bound = self._resolve_family("selection_score", data)._bind(data)
         names = list(data.names)
         scores = np.empty(len(members))
         extendable = np.zeros(len(members), dtype=bool)

@@ -36,7 +36,6 @@ from skbn.graph._dag import (
 )
 from skbn.graph._io import read_graph, to_dot, write_graph
 from skbn.graph._partial import PartialGraph
-from skbn.graph._plot import plot_graph
 
 __all__ = [
     "NoExtensionError",
@@ -62,3 +61,13 @@ __all__ = [
     "v_structures",
     "write_graph",
 ]
+
+
+def __getattr__(name):
+    # plot_graph lives in skbn.plotting (one plotting module); it is also found here, where
+    # graph helpers are, without importing matplotlib-using code when skbn.graph loads
+    if name == "plot_graph":
+        from skbn.plotting import plot_graph
+
+        return plot_graph
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,6 +4,11 @@
 These are the internal workhorses behind :mod:`skbn.graph`; they take and return ``int8``
 arrays and never touch networkx. A pair with both ``A[i, j]`` and ``A[j, i]`` set is an
 undirected edge.
+
+The functions a large search needs (``arcs_of``, ``directed_part``, ``undirected_part``,
+``topological_sort_array``, ``dag_to_cpdag_array``, ``pdag_to_dag_array``, ``parents_csr``)
+also take a scipy sparse matrix and then return one (CSR, ``int8``): their cost grows with
+the number of arcs, so a graph over 100,000 variables never needs a ``p x p`` array.
 """
 
 from __future__ import annotations
@@ -11,8 +16,12 @@ from __future__ import annotations
 import heapq
 
 import numpy as np
+from scipy import sparse
 
 __all__ = [
+    "arcs_of",
+    "adjacency_like",
+    "name_order",
     "topological_sort_array",
     "dag_to_cpdag_array",
     "meek_orient_array",
@@ -22,6 +31,21 @@ __all__ = [
     "pair_types",
     "parents_csr",
 ]
+
+
+def name_order(names) -> np.ndarray:
+    """Column positions sorted by name: the canonical order searches run in.
+
+    Running a search on the columns in this order (and mapping the result back) makes every
+    choice that falls to position -- ties between equal moves, the order candidates are
+    visited, random draws of positions -- the same for every column order of the data.
+
+    Examples
+    --------
+    >>> name_order(["c", "a", "b"]).tolist()
+    [1, 2, 0]
+    """
+    return np.array(sorted(range(len(names)), key=lambda j: str(names[j])), dtype=np.int64)
 
 
 def has_path(A: np.ndarray, source: int, target: int, skip: tuple[int, int] | None = None) -> bool:
@@ -45,33 +69,97 @@ def has_path(A: np.ndarray, source: int, target: int, skip: tuple[int, int] | No
     return False
 
 
-def directed_part(A: np.ndarray) -> np.ndarray:
+def arcs_of(A) -> tuple[np.ndarray, np.ndarray]:
+    """The arcs of a dense or sparse adjacency matrix, as ``(rows, cols)`` in row-major order.
+
+    Examples
+    --------
+    >>> [r.tolist() for r in arcs_of(np.array([[0, 1], [1, 0]]))]
+    [[0, 1], [1, 0]]
+    """
+    if sparse.issparse(A):
+        C = sparse.coo_array(A)
+        keep = C.data != 0
+        rows, cols = C.row[keep].astype(np.int64), C.col[keep].astype(np.int64)
+        order = np.lexsort((cols, rows))
+        return rows[order], cols[order]
+    rows, cols = np.nonzero(A)
+    return rows.astype(np.int64), cols.astype(np.int64)
+
+
+def adjacency_like(template, p: int, rows, cols):
+    """An ``int8`` adjacency matrix with the given arcs, sparse (CSR) if ``template`` is."""
+    rows = np.asarray(rows, dtype=np.int64)
+    cols = np.asarray(cols, dtype=np.int64)
+    if sparse.issparse(template):
+        M = sparse.csr_array(
+            (np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(p, p), dtype=np.int8
+        )
+        M.sum_duplicates()
+        M.data[:] = 1
+        return M
+    A = np.zeros((p, p), dtype=np.int8)
+    A[rows, cols] = 1
+    return A
+
+
+def _reciprocated(p: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """For each arc, whether its reverse is an arc too (one sort, no ``p x p`` array)."""
+    codes = np.sort(rows * p + cols)
+    reverse = cols * p + rows
+    at = np.searchsorted(codes, reverse)
+    at[at == len(codes)] = 0
+    return (codes[at] == reverse) if len(codes) else np.zeros(0, dtype=bool)
+
+
+def directed_part(A):
     """The arcs of ``A`` that are not half of an undirected edge."""
+    if sparse.issparse(A):
+        rows, cols = arcs_of(A)
+        keep = ~_reciprocated(A.shape[0], rows, cols)
+        return adjacency_like(A, A.shape[0], rows[keep], cols[keep])
     return A & (1 - A.T)
 
 
-def undirected_part(A: np.ndarray) -> np.ndarray:
+def undirected_part(A):
     """The undirected edges of ``A``, both halves set."""
+    if sparse.issparse(A):
+        rows, cols = arcs_of(A)
+        keep = _reciprocated(A.shape[0], rows, cols)
+        return adjacency_like(A, A.shape[0], rows[keep], cols[keep])
     return A & A.T
 
 
-def topological_sort_array(A: np.ndarray) -> np.ndarray | None:
+def _children_csr(p: int, rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Children lists in compressed form (rows must be sorted, as ``arcs_of`` gives them)."""
+    indptr = np.zeros(p + 1, dtype=np.int64)
+    indptr[1:] = np.cumsum(np.bincount(rows, minlength=p))
+    return indptr, cols
+
+
+def topological_sort_array(A) -> np.ndarray | None:
     """Return a topological order of the directed graph ``A``, or None if it has a cycle.
 
     An undirected edge counts as a 2-cycle. Among the available nodes the smallest index comes
-    first, so the order is deterministic.
+    first, so the order is deterministic. ``A`` may be dense or sparse; the cost grows with
+    the number of arcs.
     """
     p = A.shape[0]
-    indeg = A.sum(axis=0).astype(np.int64)
-    heap = [int(i) for i in np.flatnonzero(indeg == 0)]
+    rows, cols = arcs_of(A)
+    indptr, children = _children_csr(p, rows, cols)
+    indeg = np.bincount(cols, minlength=p).astype(np.int64)
+    heap = np.flatnonzero(indeg == 0).tolist()
     heapq.heapify(heap)
     order = np.empty(p, dtype=np.int64)
     k = 0
+    children = children.tolist()
+    indptr = indptr.tolist()
+    indeg = indeg.tolist()
     while heap:
         v = heapq.heappop(heap)
         order[k] = v
         k += 1
-        for w in np.flatnonzero(A[v]).tolist():
+        for w in children[indptr[v] : indptr[v + 1]]:
             indeg[w] -= 1
             if indeg[w] == 0:
                 heapq.heappush(heap, w)
@@ -81,12 +169,12 @@ def topological_sort_array(A: np.ndarray) -> np.ndarray | None:
 _UNKNOWN, _COMPELLED, _REVERSIBLE = 0, 1, 2
 
 
-def dag_to_cpdag_array(A: np.ndarray) -> np.ndarray:
+def dag_to_cpdag_array(A):
     """CPDAG of the DAG ``A`` by Chickering's (1995) edge labelling.
 
     Each arc is labelled compelled or reversible in one pass over the arcs ordered by a
     topological order; compelled arcs stay directed and reversible ones become undirected.
-    Cost O(|E| * max in-degree).
+    Cost O(|E| * max in-degree). ``A`` may be dense or sparse (the result is the same kind).
     """
     order = topological_sort_array(A)
     if order is None:
@@ -94,7 +182,9 @@ def dag_to_cpdag_array(A: np.ndarray) -> np.ndarray:
     p = A.shape[0]
     pos = np.empty(p, dtype=np.int64)
     pos[order] = np.arange(p)
-    parents = [np.flatnonzero(A[:, y]).tolist() for y in range(p)]
+    indptr, indices = parents_csr(A)
+    indices = indices.tolist()
+    parents = [indices[indptr[y] : indptr[y + 1]] for y in range(p)]
     parent_sets = [set(pa) for pa in parents]
     label: dict[tuple[int, int], int] = {}
     for y in order.tolist():
@@ -120,24 +210,28 @@ def dag_to_cpdag_array(A: np.ndarray) -> np.ndarray:
             for z in pa_y:
                 if label[(z, y)] == _UNKNOWN:
                     label[(z, y)] = new
-    C = A.copy()
-    for (x, y), lab in label.items():
-        if lab == _REVERSIBLE:
-            C[y, x] = 1
-    return C
+    rows, cols = arcs_of(A)
+    back = [(y, x) for (x, y), lab in label.items() if lab == _REVERSIBLE]
+    if back:
+        extra = np.array(back, dtype=np.int64)
+        rows, cols = np.concatenate([rows, extra[:, 0]]), np.concatenate([cols, extra[:, 1]])
+    return adjacency_like(A, p, rows, cols)
 
 
 def _adjacent(A: np.ndarray) -> np.ndarray:
     return (A | A.T).astype(bool)
 
 
-def meek_orient_array(A: np.ndarray) -> np.ndarray:
+def meek_orient_array(A: np.ndarray, forbidden: np.ndarray | None = None) -> np.ndarray:
     """Apply Meek's rules R1-R4 to the PDAG ``A`` until no undirected edge can be oriented.
 
     R1: a -> b - c, a, c non-adjacent          => b -> c
     R2: a -> c -> b, a - b                     => a -> b
     R3: a - c -> b, a - d -> b, a - b, c, d non-adjacent => a -> b
     R4: a - c -> d -> b, a - b, a adj d, c, b non-adjacent => a -> b
+
+    With background knowledge, ``forbidden[a, b]`` keeps the rules from orienting ``a -> b``
+    (as Tetrad's knowledge-aware Meek rules do).
     """
     A = A.copy()
     changed = True
@@ -150,6 +244,8 @@ def meek_orient_array(A: np.ndarray) -> np.ndarray:
         for a, b in zip(rows.tolist(), cols.tolist()):
             if not (A[a, b] and A[b, a]):
                 continue  # already oriented in this pass
+            if forbidden is not None and forbidden[a, b]:
+                continue
             if _meek_applies(a, b, D, U, adj):
                 A[b, a] = 0
                 D[a, b] = True
@@ -180,28 +276,30 @@ def _meek_applies(a: int, b: int, D: np.ndarray, U: np.ndarray, adj: np.ndarray)
     return False
 
 
-def pdag_to_dag_array(A: np.ndarray) -> np.ndarray | None:
+def pdag_to_dag_array(A):
     """A consistent DAG extension of the PDAG ``A`` (Dor & Tarsi 1992), or None if none exists.
 
     Repeatedly removes a node x that has no outgoing directed arc and whose undirected
     neighbours are adjacent to every other node adjacent to x, orienting x's undirected edges
     into x. The result keeps every directed arc of ``A`` and creates no new v-structure.
     A work list revisits only the neighbours of removed nodes, so the cost is
-    O(sum of squared degrees) rather than O(p^2).
+    O(sum of squared degrees) rather than O(p^2). ``A`` may be dense or sparse (the result is
+    the same kind).
     """
     p = A.shape[0]
     out_dir = [set() for _ in range(p)]  # directed children
     in_dir = [set() for _ in range(p)]  # directed parents
     und = [set() for _ in range(p)]
-    rows, cols = np.nonzero(A)
-    for i, j in zip(rows.tolist(), cols.tolist()):
-        if A[j, i]:
+    rows, cols = arcs_of(A)
+    both = _reciprocated(p, rows, cols)
+    for i, j, u in zip(rows.tolist(), cols.tolist(), both.tolist()):
+        if u:
             und[i].add(j)
         else:
             out_dir[i].add(j)
             in_dir[j].add(i)
     adj = [out_dir[i] | in_dir[i] | und[i] for i in range(p)]
-    result = directed_part(A).copy()
+    new_rows, new_cols = rows[~both].tolist(), cols[~both].tolist()
     alive = np.ones(p, dtype=bool)
     stack = list(range(p - 1, -1, -1))
     queued = np.ones(p, dtype=bool)
@@ -215,7 +313,8 @@ def pdag_to_dag_array(A: np.ndarray) -> np.ndarray | None:
         if not ok:
             continue
         for y in und[x]:
-            result[y, x] = 1
+            new_rows.append(y)
+            new_cols.append(x)
         alive[x] = False
         n_alive -= 1
         for y in adj[x]:
@@ -226,7 +325,7 @@ def pdag_to_dag_array(A: np.ndarray) -> np.ndarray | None:
             if not queued[y]:
                 queued[y] = True
                 stack.append(y)
-    return result if n_alive == 0 else None
+    return adjacency_like(A, p, new_rows, new_cols) if n_alive == 0 else None
 
 
 def v_structures_array(A: np.ndarray) -> list[tuple[int, int, int]]:
@@ -259,11 +358,12 @@ def pair_types(A: np.ndarray) -> np.ndarray:
     return A + 2 * A.T
 
 
-def parents_csr(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def parents_csr(A) -> tuple[np.ndarray, np.ndarray]:
     """Every node's parents as compressed lists, from one pass over the arcs.
 
     Node j's parents are ``indices[indptr[j]:indptr[j + 1]]``, in ascending order. Unlike a
     column scan per node, the cost grows with the number of arcs, not with ``p**2`` scans.
+    ``A`` may be dense or sparse.
 
     Returns
     -------
@@ -271,8 +371,8 @@ def parents_csr(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     indices : ndarray of int64
     """
     p = A.shape[0]
-    rows, cols = np.nonzero(A)
-    order = np.argsort(cols, kind="stable")  # np.nonzero gives ascending rows per column
+    rows, cols = arcs_of(A)
+    order = np.argsort(cols, kind="stable")  # arcs come in ascending rows per column
     indptr = np.zeros(p + 1, dtype=np.int64)
     indptr[1:] = np.cumsum(np.bincount(cols, minlength=p))
     return indptr, rows[order].astype(np.int64)

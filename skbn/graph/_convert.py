@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 import networkx as nx
 import numpy as np
+from scipy import sparse as _sparse
 
-from skbn.graph._array import topological_sort_array
+from skbn.graph._array import adjacency_like, arcs_of, topological_sort_array
 
 __all__ = ["to_adjacency", "from_adjacency", "as_adjacency", "GRAPH_KINDS"]
 
@@ -69,8 +70,15 @@ def to_adjacency(graph: nx.Graph, nodes: Sequence | None = None) -> np.ndarray:
     return A
 
 
-def _infer_kind(A: np.ndarray) -> str:
-    if np.any(A & A.T):
+def _has_undirected(A) -> bool:
+    from skbn.graph._array import _reciprocated
+
+    rows, cols = arcs_of(A)
+    return bool(_reciprocated(A.shape[0], rows, cols).any())
+
+
+def _infer_kind(A) -> str:
+    if _has_undirected(A):
         return "pdag"
     return "dag" if topological_sort_array(A) is not None else "pdag"
 
@@ -82,7 +90,7 @@ def from_adjacency(
 
     Parameters
     ----------
-    A : array-like of shape (p, p)
+    A : array-like or scipy sparse matrix of shape (p, p)
         ``A[i, j] != 0`` means an arc ``nodes[i] -> nodes[j]``; two opposite arcs form an
         undirected edge.
     nodes : sequence, optional
@@ -114,12 +122,21 @@ def from_adjacency(
         raise ValueError(f"kind must be one of {GRAPH_KINDS}, got {kind!r}.")
     g = nx.DiGraph(kind=kind)
     g.add_nodes_from(names)
-    rows, cols = np.nonzero(A)
+    rows, cols = arcs_of(A)
     g.add_edges_from((names[i], names[j]) for i, j in zip(rows.tolist(), cols.tolist()))
     return g
 
 
-def _check_square(A) -> np.ndarray:
+def _check_square(A):
+    if _sparse.issparse(A):
+        if A.ndim != 2 or A.shape[0] != A.shape[1]:
+            raise ValueError(f"An adjacency array must be square, got shape {A.shape}.")
+        rows, cols = arcs_of(A)
+        if np.any(rows == cols):
+            raise ValueError(
+                "Self-loops (non-zero diagonal) are not allowed in an adjacency array."
+            )
+        return adjacency_like(A, A.shape[0], rows, cols)
     A = np.asarray(A)
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError(f"An adjacency array must be square, got shape {A.shape}.")
@@ -129,22 +146,39 @@ def _check_square(A) -> np.ndarray:
     return A
 
 
-def as_adjacency(graph, nodes: Sequence | None = None) -> tuple[np.ndarray, list]:
+def _sparse_adjacency(graph: nx.Graph, order: list):
+    """CSR adjacency of a networkx graph over ``order`` (the node set already checked)."""
+    index = {n: i for i, n in enumerate(order)}
+    edges = list(graph.edges())
+    rows = np.fromiter((index[u] for u, _ in edges), dtype=np.int64, count=len(edges))
+    cols = np.fromiter((index[v] for _, v in edges), dtype=np.int64, count=len(edges))
+    if not graph.is_directed():
+        rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
+    if np.any(rows == cols):
+        loops = sorted({str(order[i]) for i in rows[rows == cols].tolist()})
+        raise ValueError(f"Self-loops are not allowed in a Bayesian network graph: {loops[:8]}.")
+    return adjacency_like(_sparse.csr_array((0, 0)), len(order), rows, cols)
+
+
+def as_adjacency(graph, nodes: Sequence | None = None, *, sparse: bool = False):
     """Return ``(A, nodes)`` for a networkx graph or an adjacency array.
 
     This is the entry point every metric and helper uses, so all of them accept either form.
 
     Parameters
     ----------
-    graph : networkx.Graph, networkx.DiGraph or array-like of shape (p, p)
-        The graph.
+    graph : networkx.Graph, networkx.DiGraph, array-like or scipy sparse matrix
+        The graph; an array or matrix has shape (p, p).
     nodes : sequence, optional
         For a networkx graph: the node order wanted (must be the same node set). For an array:
         its node names (default ``x0, ..., x{p-1}``).
+    sparse : bool, default=False
+        Return a scipy CSR matrix instead of a dense array: memory grows with the arcs, not
+        with ``p**2`` (what large graphs need).
 
     Returns
     -------
-    A : ndarray of shape (p, p), dtype int8
+    A : ndarray or scipy.sparse.csr_array of shape (p, p), dtype int8
     nodes : list
 
     Examples
@@ -152,15 +186,25 @@ def as_adjacency(graph, nodes: Sequence | None = None) -> tuple[np.ndarray, list
     >>> A, nodes = as_adjacency([[0, 1], [0, 0]])
     >>> nodes
     ['x0', 'x1']
+    >>> as_adjacency([[0, 1], [0, 0]], sparse=True)[0].nnz
+    1
     """
     if isinstance(graph, nx.Graph):
         order = list(graph.nodes) if nodes is None else list(nodes)
+        if sparse:
+            if len(order) != len(graph) or set(order) != set(graph.nodes):
+                to_adjacency(graph, order)  # raises with the node differences named
+            return _sparse_adjacency(graph, order), order
         return to_adjacency(graph, order), order
     if isinstance(graph, (str, bytes, dict)):
         raise TypeError(
             f"Expected a networkx graph or a square adjacency array, got {type(graph).__name__}."
         )
     A = _check_square(graph)
+    if sparse and not _sparse.issparse(A):
+        A = adjacency_like(_sparse.csr_array((0, 0)), A.shape[0], *arcs_of(A))
+    elif not sparse and _sparse.issparse(A):
+        A = A.toarray()
     names = _default_names(A.shape[0]) if nodes is None else list(nodes)
     if len(names) != A.shape[0]:
         raise ValueError(f"{len(names)} node names given for a {A.shape[0]}x{A.shape[0]} array.")

@@ -13,7 +13,18 @@ __all__ = ["dag_to_cpdag", "pdag_to_dag", "to_dag", "to_cpdag", "meek_orient", "
 
 
 class NoExtensionError(ValueError):
-    """Raised when a PDAG has no consistent DAG extension."""
+    """Raised when a PDAG has no consistent DAG extension.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> cycle = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a")], kind="pdag")
+    >>> try:
+    ...     to_dag(cycle)
+    ... except NoExtensionError:
+    ...     print("no extension")
+    no extension
+    """
 
 
 def _same_kind_out(graph, A: np.ndarray, nodes: list, kind: str):
@@ -46,7 +57,7 @@ def dag_to_cpdag(graph):
 
     See Also
     --------
-    pdag_to_dag : a DAG member of the class of a CPDAG.
+    pdag_to_dag : A DAG member of the class of a CPDAG.
 
     References
     ----------
@@ -142,6 +153,16 @@ def to_cpdag(graph):
 
     Used by the metrics to compare graphs at the level of equivalence classes.
 
+    Parameters
+    ----------
+    graph : networkx.DiGraph or array-like of shape (p, p)
+        The graph (an array's nodes are its positions).
+
+    Returns
+    -------
+    networkx.DiGraph or ndarray
+        Of the same type as ``graph``.
+
     Examples
     --------
     >>> import networkx as nx
@@ -195,7 +216,16 @@ def meek_orient(graph):
 
 
 def is_cpdag(graph) -> bool:
-    """True if ``graph`` is the CPDAG of some DAG.
+    """Tell whether ``graph`` is the CPDAG of some DAG.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph or array-like of shape (p, p)
+        The graph (an array's nodes are its positions).
+
+    Returns
+    -------
+    bool
 
     Examples
     --------

@@ -49,7 +49,7 @@ def is_dag(graph) -> bool:
 
 
 def topological_order(graph) -> list:
-    """Nodes of a DAG in a topological order (parents before children).
+    """List the nodes of a DAG in a topological order (parents before children).
 
     Among nodes that could come next, the one listed first in the graph comes first, so the
     order is deterministic.
@@ -123,7 +123,7 @@ def v_structures(graph) -> list[tuple]:
 
     See Also
     --------
-    networkx.algorithms.dag.v_structures : the same for DAGs in networkx.
+    networkx.algorithms.dag.v_structures : The same for DAGs in networkx.
 
     Examples
     --------
@@ -173,7 +173,16 @@ def markov_blanket(graph, node) -> set:
 
 
 def directed_edges(graph) -> list[tuple]:
-    """The arcs ``(u, v)`` of ``graph`` that are not part of an undirected edge.
+    """List the arcs ``(u, v)`` of ``graph`` that are not part of an undirected edge.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph or array-like of shape (p, p)
+        The graph (an array's nodes are its positions).
+
+    Returns
+    -------
+    list of tuple
 
     Examples
     --------
@@ -187,7 +196,16 @@ def directed_edges(graph) -> list[tuple]:
 
 
 def undirected_edges(graph) -> list[tuple]:
-    """The undirected edges ``(u, v)`` of ``graph``, each once with ``u`` before ``v``.
+    """List the undirected edges ``(u, v)`` of ``graph``, each once with ``u`` before ``v``.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph or array-like of shape (p, p)
+        The graph (an array's nodes are its positions).
+
+    Returns
+    -------
+    list of tuple
 
     Examples
     --------

@@ -131,6 +131,15 @@ def read_graph(path: str | os.PathLike, format: str | None = None) -> nx.DiGraph
     -------
     networkx.DiGraph
         With ``graph["kind"]`` set (inferred if the file does not say).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, networkx as nx
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.json"
+    >>> write_graph(nx.DiGraph([("a", "b")], kind="dag"), path)
+    >>> g = read_graph(path)
+    >>> list(g.edges), g.graph["kind"]
+    ([('a', 'b')], 'dag')
     """
     path = Path(path)
     fmt = _format_of(path, format)

@@ -61,7 +61,21 @@ class PartialGraph:
 
     @classmethod
     def from_graph(cls, graph, known=None, nodes=None) -> PartialGraph:
-        """The partial graph of ``graph`` restricted to the pairs in ``known`` (default: all)."""
+        """Make the partial graph of ``graph`` restricted to the pairs in ``known``.
+
+        Parameters
+        ----------
+        graph : networkx.DiGraph or array-like of shape (p, p)
+            The graph whose pair types are taken.
+        known : array-like of bool of shape (p, p), optional
+            The pairs whose type is known; all of them by default.
+        nodes : list, optional
+            Node order for ``graph``.
+
+        Returns
+        -------
+        PartialGraph
+        """
         A, names = as_adjacency(graph, nodes)
         p = len(names)
         mask = np.ones((p, p), dtype=bool) if known is None else np.asarray(known, dtype=bool)
@@ -85,7 +99,13 @@ class PartialGraph:
         return int(np.triu(self.known & (self.types != 0), 1).sum())
 
     def pairs(self) -> list[tuple]:
-        """Known pairs as ``(u, v, type)`` with ``u`` before ``v``; type is none, ->, <- or -."""
+        """List the known pairs as ``(u, v, type)`` with ``u`` before ``v``.
+
+        Returns
+        -------
+        list of tuple
+            ``type`` is ``"none"``, ``"->"``, ``"<-"`` or ``"-"``.
+        """
         rows, cols = np.nonzero(np.triu(self.known, 1))
         return [
             (self.nodes[i], self.nodes[j], _TYPE_NAMES[int(self.types[i, j])])

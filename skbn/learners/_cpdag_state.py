@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
+from scipy import sparse
+
+from skbn.graph._array import adjacency_like
 
 __all__ = ["CPDAGState"]
 
@@ -19,11 +22,14 @@ __all__ = ["CPDAGState"]
 class CPDAGState:
     """Adjacency-set representation of a PDAG over ``p`` nodes (indices 0..p-1)."""
 
-    def __init__(self, p: int) -> None:
+    def __init__(self, p: int, forbidden: np.ndarray | None = None) -> None:
         self.p = p
+        #: Arcs Meek's rules may not create (background knowledge), or None.
+        self.forbidden = forbidden
         self.pa = [set() for _ in range(p)]  # directed parents
         self.ch = [set() for _ in range(p)]  # directed children
         self.ne = [set() for _ in range(p)]  # undirected neighbours
+        self._before: dict | None = None  # snapshots taken during a rebuild
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -81,14 +87,20 @@ class CPDAGState:
         self.ne[a].add(b)
         self.ne[b].add(a)
 
+    def arcs(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, cols)`` of every arc, an undirected edge giving both."""
+        rows = [u for v in range(self.p) for u in self.pa[v] | self.ne[v]]
+        cols = [v for v in range(self.p) for _ in range(len(self.pa[v]) + len(self.ne[v]))]
+        return np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
+
     def to_array(self) -> np.ndarray:
         A = np.zeros((self.p, self.p), dtype=np.int8)
-        for v in range(self.p):
-            for u in self.pa[v]:
-                A[u, v] = 1
-            for u in self.ne[v]:
-                A[u, v] = 1
+        A[self.arcs()] = 1
         return A
+
+    def to_sparse(self):
+        """The PDAG as a scipy CSR matrix (memory grows with the edges, not with p**2)."""
+        return adjacency_like(sparse.csr_array((0, 0)), self.p, *self.arcs())
 
     # -- CPDAG restoration -----------------------------------------------------------------------
 
@@ -133,11 +145,10 @@ class CPDAGState:
             nodes = self._component(seeds)
         else:
             nodes = self._downstream(seeds)
-        # nodes just outside the region can see an edge to it change type: watch them too
-        watched = set(nodes)
-        for v in nodes:
-            watched |= self.pa[v] | self.ne[v]
-        before = {v: (frozenset(self.pa[v]), frozenset(self.ne[v])) for v in watched}
+        # a node whose edges the rebuild edits is snapshotted first; the changed nodes are
+        # those whose parents or neighbours differ at the end (an edge undirected and then
+        # oriented back is no change)
+        self._before = before = {}
         keep = set()
         for c in nodes:
             parents = list(self.pa[c])
@@ -150,9 +161,16 @@ class CPDAGState:
         for c in nodes:
             for a in list(self.pa[c]):
                 if (a, c) not in keep:
+                    self._snapshot(a)
+                    self._snapshot(c)
                     self.add_undirected(a, c)
         self._meek(nodes)
-        return {v for v in watched if (frozenset(self.pa[v]), frozenset(self.ne[v])) != before[v]}
+        self._before = None
+        return {v for v, (pa, ne) in before.items() if pa != self.pa[v] or ne != self.ne[v]}
+
+    def _snapshot(self, v: int) -> None:
+        if v not in self._before:
+            self._before[v] = (frozenset(self.pa[v]), frozenset(self.ne[v]))
 
     def _meek(self, nodes) -> None:
         changed = True
@@ -162,7 +180,11 @@ class CPDAGState:
                 for b in sorted(self.ne[a]):
                     # both orientations: b may lie outside ``nodes``
                     for u, v in ((a, b), (b, a)):
+                        if self.forbidden is not None and self.forbidden[u, v]:
+                            continue
                         if v in self.ne[u] and self._meek_orients(u, v):
+                            self._snapshot(u)
+                            self._snapshot(v)
                             self.add_arc(u, v)
                             changed = True
 

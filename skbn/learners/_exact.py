@@ -10,6 +10,7 @@ import numpy as np
 
 from skbn._kernels.exact import best_parent_scores, best_sinks
 from skbn.base import BaseStructureLearner
+from skbn.constraints import CONSTRAINT_PARAMETERS
 from skbn.scores import Score
 from skbn.utils._param_validation import Interval
 
@@ -32,19 +33,38 @@ def _physical_memory() -> int | None:
         return None
 
 
-def _candidate_parent_sets(bound, child: int, p: int, max_indegree: int | None):
+def _candidate_parent_sets(
+    bound,
+    child: int,
+    p: int,
+    max_indegree: int | None,
+    allowed: np.ndarray | None = None,
+    required: tuple[int, ...] = (),
+):
     """Parent sets of ``child`` that can be optimal, with their local scores.
 
     Sets are grown level by level. A set is kept only if it beats every one of its subsets
     (a set that does not can be replaced by that subset in any DAG). When the score offers
     ``superset_bound``, a set whose bound cannot beat the best of its subsets is not
     extended (de Campos & Ji's pruning for penalised likelihoods).
+
+    Background knowledge: only parents with ``allowed[u]`` are used, and every set holds the
+    ``required`` parents (the sets are grown on top of them).
     """
-    others = [j for j in range(p) if j != child]
-    limit = len(others) if max_indegree is None else min(max_indegree, len(others))
-    empty = bound.local_score(child, ())
+    required = tuple(sorted(required))
+    others = [
+        j for j in range(p) if j != child and j not in required and (allowed is None or allowed[j])
+    ]
+    room = len(others) if max_indegree is None else max(0, max_indegree - len(required))
+    limit = min(room, len(others))
+    base_mask = sum(1 << j for j in required)
+
+    def local(family):
+        return bound.local_score(child, tuple(sorted(required + family)))
+
+    empty = local(())
     best_within = {(): empty}  # best score among the subsets of each grown set
-    masks, scores = [0], [empty]
+    masks, scores = [base_mask], [empty]
     frontier = [()]
     for size in range(1, limit + 1):
         grown = []
@@ -56,12 +76,12 @@ def _candidate_parent_sets(bound, child: int, p: int, max_indegree: int | None):
                 if any(s not in best_within for s in subsets):
                     continue  # a subset was not extended, so neither is this set
                 within = max(best_within[s] for s in subsets)
-                score = bound.local_score(child, family)
+                score = local(family)
                 if score > within:
-                    masks.append(sum(1 << j for j in family))
+                    masks.append(base_mask | sum(1 << j for j in family))
                     scores.append(score)
                 best = max(within, score)
-                ceiling = bound.superset_bound(child, family)
+                ceiling = bound.superset_bound(child, tuple(sorted(required + family)))
                 if ceiling is None or ceiling > best:
                     best_within[family] = best
                     grown.append(family)
@@ -90,12 +110,18 @@ class ExactSearch(BaseStructureLearner):
 
     Parameters
     ----------
-    criterion : Score, default=None
-        Any decomposable score; None means BIC (discrete data) or GaussianBIC.
+    criterion : str, Score or None, default=None
+        Any decomposable score, by family name (``"bic"``, ``"bdeu"``, ...) or as an object;
+        None means ``"bic"`` (BIC on discrete data, GaussianBIC on continuous data).
     max_indegree : int, default=None
         Largest parent set; None means no limit.
     max_variables : int, default=25
         Refuse more variables than this (the error gives the memory needed).
+    allowed_edges, forbidden_edges, required_edges : iterable of (u, v), DiGraph or array
+        Background knowledge (:mod:`skbn.constraints`): the result is optimal among the DAGs
+        that use only allowed arcs and contain every required one.
+    tiers : list of lists of str, dict or Tiers, default=None
+        Background-knowledge order: no arc from a later tier to an earlier one.
     verbose : int, default=0
 
     Attributes
@@ -125,28 +151,43 @@ class ExactSearch(BaseStructureLearner):
     True
     """
 
+    _family_parameters = ("criterion",)
+    _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
     _parameter_constraints = {
-        "criterion": [Score, None],
+        "criterion": [Score, str, None],
         "max_indegree": [Interval(Integral, 0, None, closed="left"), None],
         "max_variables": [Interval(Integral, 1, 40, closed="both")],
+        **CONSTRAINT_PARAMETERS,
         "verbose": ["verbose"],
     }
 
     def __init__(
         self,
-        criterion: Score | None = None,
+        criterion: Score | str | None = None,
         *,
         max_indegree: int | None = None,
         max_variables: int = 25,
+        allowed_edges=None,
+        forbidden_edges=None,
+        required_edges=None,
+        tiers=None,
         verbose: int = 0,
     ) -> None:
         self.criterion = criterion
         self.max_indegree = max_indegree
         self.max_variables = max_variables
+        self.allowed_edges = allowed_edges
+        self.forbidden_edges = forbidden_edges
+        self.required_edges = required_edges
+        self.tiers = tiers
         self.verbose = verbose
 
-    def _prepare(self, data):
+    def _prepare(self, data, constraints):
         p = data.n_features
+        if self.max_indegree is not None and np.any(
+            constraints.required.sum(axis=0) > self.max_indegree
+        ):
+            raise ValueError("required_edges give some node more parents than max_indegree.")
         need = exact_search_memory(p)
         if p > self.max_variables:
             raise ValueError(
@@ -161,14 +202,22 @@ class ExactSearch(BaseStructureLearner):
                 f"ExactSearch on {p} variables needs {need / 2**30:.1f} GiB, more than 80% "
                 f"of this machine's {available / 2**30:.1f} GiB."
             )
+        return constraints
 
-    def _learn(self, data, prepared):
+    def _learn(self, data, constraints):
         p = data.n_features
         bound = self._resolved_score(data).bind(data)
         candidates = []
         bps = np.empty((p, 1 << max(p - 1, 0)))
         for v in range(p):
-            masks, scores = _candidate_parent_sets(bound, v, p, self.max_indegree)
+            masks, scores = _candidate_parent_sets(
+                bound,
+                v,
+                p,
+                self.max_indegree,
+                None if constraints.is_empty else constraints.allowed[:, v],
+                tuple(np.flatnonzero(constraints.required[:, v]).tolist()),
+            )
             candidates.append((masks, scores))
             best_parent_scores(p, v, masks, scores, bps[v])
             if self.verbose:

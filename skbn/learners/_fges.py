@@ -8,15 +8,17 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from skbn.base import BaseStructureLearner, edge_constraint_matrix
-from skbn.data import DiscreteData
+from skbn.base import BaseStructureLearner
+from skbn.constraints import CONSTRAINT_PARAMETERS
+from skbn.graph._array import dag_to_cpdag_array, meek_orient_array, pdag_to_dag_array
 from skbn.learners._cpdag_state import CPDAGState
-from skbn.scores import BIC, GaussianBIC, Score
-from skbn.utils._param_validation import HasMethods, Interval
+from skbn.scores import Score
+from skbn.utils._param_validation import Interval
 
 __all__ = ["FGES"]
 
 _EFFECT, _COVER, _ALL = "effect edges", "cover noncolliders", "all pairs"
+_EMPTY: frozenset = frozenset()
 
 
 def _clique_subsets(state: CPDAGState, base: frozenset, pool: list[int]):
@@ -38,11 +40,13 @@ def _clique_subsets(state: CPDAGState, base: frozenset, pool: list[int]):
 class _Search:
     """One FGES run: the CPDAG, the local-score cache and the arrow queues."""
 
-    def __init__(self, bound, allowed: np.ndarray, max_degree: int | None, verbose: int):
+    def __init__(self, bound, constraints, max_degree: int | None, verbose: int):
         self.bound = bound
         self.p = bound.n_features
-        self.state = CPDAGState(self.p)
-        self.allowed = allowed  # symmetric: the pair may be adjacent
+        # background knowledge; without any, no (p, p) matrix is formed
+        self.knowledge = not constraints.is_empty
+        self.arc_ok = constraints.allowed if self.knowledge else None  # the arc may be used
+        self.state = CPDAGState(self.p, constraints.forbidden if self.knowledge else None)
         self.max_degree = max_degree
         self.verbose = verbose
         self._scores: dict = {}
@@ -50,23 +54,39 @@ class _Search:
         self.n_inserts = 0
         self.n_deletes = 0
 
-    def score(self, y: int, parents) -> float:
-        key = (y, frozenset(parents))
+    def score(self, y: int, parents: frozenset) -> float:
+        key = (y, parents)
         value = self._scores.get(key)
         if value is None:
-            value = self.bound.local_score(y, key[1])
+            # the search keeps the only cache (keyed by frozenset), not the bound score too
+            value = float(self.bound._local(y, np.array(sorted(parents), dtype=np.int64)))
             self._scores[key] = value
         return value
 
     # -- forward ----------------------------------------------------------------------------
 
     def effect_edges(self) -> list[set]:
-        """Pairs whose single-edge score gain over the empty graph is positive."""
+        """Pairs whose single-edge score gain over the empty graph is positive.
+
+        A score that can screen these pairs itself (the Gaussian likelihood scores, by a
+        blocked correlation threshold) does so without a ``(p, p)`` matrix; otherwise each
+        variable's column of single-parent scores is computed in one kernel call.
+        """
         effect = [set() for _ in range(self.p)]
+        screen = getattr(self.bound, "effect_pairs", None)
+        pairs = screen() if screen is not None and not self.knowledge else None
+        if pairs is not None:
+            for x, y in zip(pairs[0].tolist(), pairs[1].tolist()):
+                effect[y].add(x)
+                effect[x].add(y)
+            return effect
         for y in range(self.p):
             column = self.bound.toggle_scores(y, [])
             gains = column - column[y]
-            for x in np.flatnonzero((gains > 0) & self.allowed[:, y]).tolist():
+            keep = gains > 0
+            if self.knowledge:
+                keep &= self.arc_ok[:, y] | self.arc_ok[y, :]
+            for x in np.flatnonzero(keep).tolist():
                 if x != y:
                     effect[y].add(x)
                     effect[x].add(y)
@@ -92,32 +112,48 @@ class _Search:
         return self.max_degree is None or self.state.degree(v) < self.max_degree
 
     def insert_config(self, x: int, y: int):
+        """What Insert(x, y, .) depends on: NA_yx, y's neighbours not adjacent to x, Pa_y."""
         st = self.state
-        adj_x = st.adj(x)
-        na = frozenset(st.ne[y] & adj_x)
-        t0 = frozenset(st.ne[y] - adj_x - {x})
+        ne_y = st.ne[y]
+        if ne_y:
+            adj_x = st.pa[x] | st.ch[x] | st.ne[x]
+            na = frozenset(ne_y & adj_x)
+            t0 = frozenset(ne_y - adj_x - {x})
+        else:
+            na = t0 = _EMPTY
         return na, t0, frozenset(st.pa[y])
 
     def calc_insert(self, x: int, y: int) -> None:
         st = self.state
-        if x == y or not self.allowed[x, y] or st.adjacent(x, y):
+        if x == y or x in st.ne[y] or x in st.pa[y] or x in st.ch[y]:
             return
-        if not (self.degree_ok(x) and self.degree_ok(y)):
+        if self.knowledge and not self.arc_ok[x, y]:
+            return
+        limit = self.max_degree
+        if limit is not None and (st.degree(x) >= limit or st.degree(y) >= limit):
             return
         config = self.insert_config(x, y)
-        if self.fwd_seen.get((x, y)) == config:
+        key = (x, y)
+        if self.fwd_seen.get(key) == config:
             return
-        self.fwd_seen[(x, y)] = config
+        self.fwd_seen[key] = config
         na, t0, pa = config
-        if not st.is_clique(na):
+        if na and not st.is_clique(na):
             return
         best, best_t = 0.0, None
         base = na | pa
-        for t in _clique_subsets(st, na, sorted(t0)):
-            cond = base.union(t)
-            bump = self.score(y, cond | {x}) - self.score(y, cond)
-            if bump > best:
-                best, best_t = bump, t
+        # Insert orients every t in T into y: only arcs the knowledge allows
+        pool = sorted(t for t in t0 if self.arc_ok[t, y]) if self.knowledge else sorted(t0)
+        if not pool:  # T can only be empty
+            bump = self.score(y, base | {x}) - self.score(y, base)
+            if bump > 0.0:
+                best, best_t = bump, ()
+        else:
+            for t in _clique_subsets(st, na, pool):
+                cond = base.union(t)
+                bump = self.score(y, cond | {x}) - self.score(y, cond)
+                if bump > best:
+                    best, best_t = bump, t
         if best_t is not None:
             self._counter += 1
             heapq.heappush(self.forward, (-best, self._counter, x, y, best_t, config))
@@ -169,6 +205,8 @@ class _Search:
         na, pa = config
         best, best_h = 0.0, None
         for h in _subsets_with_clique_complement(st, sorted(na)):
+            if self.knowledge and not self._delete_allowed(x, y, h):
+                continue
             cond = (na - set(h)) | (pa - {x})
             bump = self.score(y, cond) - self.score(y, cond | {x})
             if bump > best:
@@ -176,6 +214,37 @@ class _Search:
         if best_h is not None:
             self._counter += 1
             heapq.heappush(self.backward, (-best, self._counter, x, y, best_h, config))
+
+    def _delete_allowed(self, x: int, y: int, h) -> bool:
+        """Tell whether the arcs Delete(x, y, H) orients (y -> h, x -> h) are allowed."""
+        st = self.state
+        return all(
+            (node not in st.ne[y] or self.arc_ok[y, node])
+            and (node not in st.ne[x] or self.arc_ok[x, node])
+            for node in h
+        )
+
+    def orient_by_knowledge(self) -> tuple[np.ndarray, bool]:
+        """The final CPDAG with background knowledge applied, and whether it changed.
+
+        An undirected edge whose one arc is ruled out is oriented the other way; Meek's rules
+        (never against the knowledge) then propagate. An arc the equivalence class compels
+        against the knowledge is turned round: the knowledge wins, as in Tetrad.
+        """
+        if not self.knowledge:
+            return self.state.to_sparse(), False
+        A = self.state.to_array()
+        B = A.copy()
+        forbidden = ~self.arc_ok
+        np.fill_diagonal(forbidden, False)
+        both = (B == 1) & (B.T == 1)
+        fix = both & forbidden
+        B[fix] = 0  # u - v with u -> v ruled out becomes v -> u
+        B = meek_orient_array(B, forbidden)
+        against = (B == 1) & (B.T == 0) & forbidden
+        B[against] = 0
+        B[against.T] = 1
+        return B, not np.array_equal(A, B)
 
     def bes(self) -> None:
         st = self.state
@@ -235,20 +304,31 @@ class FGES(BaseStructureLearner):
 
     Parameters
     ----------
-    criterion : Score, default=None
-        A score-equivalent score; None uses :class:`~skbn.scores.BIC` (discrete data) or
-        :class:`~skbn.scores.GaussianBIC` (continuous data) with ``penalty_discount``.
+    criterion : str, Score or None, default=None
+        A score-equivalent score, by family name (``"bic"``, ``"ebic"``, ``"bdeu"``, ...) or
+        as an object; None means ``"bic"``: :class:`~skbn.scores.BIC` (discrete data) or
+        :class:`~skbn.scores.GaussianBIC` (continuous data), with ``penalty_discount``.
     penalty_discount : float, default=1.0
-        Multiplier of the default score's penalty (Tetrad semantics); only used when
-        ``criterion`` is None -- set the discount on a given score object instead.
+        Multiplier of the score's penalty (Tetrad semantics) when the score is given by name
+        or None and its family has one (bic, aic, ebic) -- set the discount on a given score
+        object instead.
     max_degree : int, default=None
         Largest number of adjacencies a node may reach through insertions; None for no limit.
     faithfulness : bool, default=True
         Assume one-edge faithfulness (Tetrad's ``faithfulnessAssumed``): skip the all-pairs
         round.
     allowed_edges, forbidden_edges : iterable of (u, v), DiGraph or array, default=None
-        FGES learns an equivalence class, so constraints act on adjacencies: u and v may
-        become adjacent only if one of the arcs u -> v, v -> u is allowed and not forbidden.
+        Background knowledge on arcs, as in Tetrad's FGES: u and v may become adjacent only
+        if one of the arcs u -> v, v -> u is allowed; an Insert or Delete operator that would
+        orient a ruled-out arc is not used; Meek's rules never orient against the knowledge,
+        and in the result an edge with one arc ruled out is oriented the other way (the
+        output is then a PDAG).
+    required_edges : None
+        Refused: a search over equivalence classes cannot keep a given arc (use HillClimb,
+        TabuSearch, MMHC or PCStable).
+    tiers : list of lists of str, dict or Tiers, default=None
+        Background-knowledge order (:class:`~skbn.constraints.Tiers`), applied as ruled-out
+        arcs.
     verbose : int, default=0
         Above 0, print the number of operators applied per round.
 
@@ -284,25 +364,32 @@ class FGES(BaseStructureLearner):
     'cpdag'
     """
 
+    _family_parameters = ("criterion",)
+    _constraint_kinds = frozenset({"allowed", "forbidden", "tiers"})
+    _constraint_refusal = (
+        "FGES searches Markov equivalence classes and cannot keep a given arc; use HillClimb, "
+        "TabuSearch, MMHC or PCStable with required_edges."
+    )
     _parameter_constraints = {
-        "criterion": [Score, None],
+        "criterion": [Score, str, None],
         "penalty_discount": [Interval(Real, 0, None, closed="left")],
         "max_degree": [Interval(Integral, 0, None, closed="left"), None],
         "faithfulness": ["boolean"],
-        "allowed_edges": ["array-like", HasMethods(["edges"]), None],
-        "forbidden_edges": ["array-like", HasMethods(["edges"]), None],
+        **CONSTRAINT_PARAMETERS,
         "verbose": ["verbose"],
     }
 
     def __init__(
         self,
-        criterion: Score | None = None,
+        criterion: Score | str | None = None,
         *,
         penalty_discount: float = 1.0,
         max_degree: int | None = None,
         faithfulness: bool = True,
         allowed_edges=None,
         forbidden_edges=None,
+        required_edges=None,
+        tiers=None,
         verbose: int = 0,
     ) -> None:
         self.criterion = criterion
@@ -311,34 +398,22 @@ class FGES(BaseStructureLearner):
         self.faithfulness = faithfulness
         self.allowed_edges = allowed_edges
         self.forbidden_edges = forbidden_edges
+        self.required_edges = required_edges
+        self.tiers = tiers
         self.verbose = verbose
 
     def _resolved_score(self, data) -> Score:
-        if self.criterion is None:
-            cls = BIC if isinstance(data, DiscreteData) else GaussianBIC
-            return cls(penalty_discount=self.penalty_discount)
-        return self.criterion
+        # the discount goes to a score given by name; with an object the registry refuses it
+        params = {} if self.penalty_discount == 1.0 else {"penalty_discount": self.penalty_discount}
+        return self._resolve_family("criterion", data, **params)
 
-    def _prepare(self, data):
-        if self.criterion is not None and self.penalty_discount != 1.0:
-            raise ValueError(
-                "penalty_discount applies to the default score only; with criterion="
-                f"{self.criterion!r}, set the discount on the score object instead."
-            )
-        names = data.names
-        p = len(names)
-        allowed = edge_constraint_matrix(self.allowed_edges, names, "allowed_edges")
-        forbidden = edge_constraint_matrix(self.forbidden_edges, names, "forbidden_edges")
-        arcs = np.ones((p, p), dtype=bool) if allowed is None else allowed.copy()
-        if forbidden is not None:
-            arcs &= ~forbidden
-        pairs = arcs | arcs.T
-        np.fill_diagonal(pairs, False)
-        return pairs
+    def _prepare(self, data, constraints):
+        self._resolved_score(data)  # a discount the score cannot take fails before any work
+        return constraints
 
-    def _learn(self, data, pairs):
+    def _learn(self, data, constraints):
         bound = self._resolved_score(data).bind(data)
-        search = _Search(bound, pairs, self.max_degree, self.verbose)
+        search = _Search(bound, constraints, self.max_degree, self.verbose)
         search.effect = search.effect_edges()
         rounds = [_EFFECT, _COVER] + ([] if self.faithfulness else [_ALL])
         for mode in rounds:
@@ -346,8 +421,14 @@ class FGES(BaseStructureLearner):
             search.bes()
             if self.verbose:
                 print(f"FGES {mode}: {search.n_inserts} inserts, {search.n_deletes} deletes so far")
-        A = search.state.to_array()
+        A, changed = search.orient_by_knowledge()
         self.n_inserts_ = search.n_inserts
         self.n_deletes_ = search.n_deletes
-        self.score_ = bound.score_graph(A)
-        return A, "cpdag"
+        kind = "cpdag"
+        if changed:
+            dag = pdag_to_dag_array(A)
+            if dag is None or not np.array_equal(dag_to_cpdag_array(dag), A):
+                kind = "pdag"
+        dag = pdag_to_dag_array(A)
+        self.score_ = bound.score_graph(A) if dag is not None else float("nan")
+        return A, kind

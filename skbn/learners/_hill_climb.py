@@ -9,16 +9,21 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
-from skbn.base import BaseStructureLearner, check_required_acyclic, edge_constraint_matrix
+from skbn._kernels.dag import best_move, move_gains, reachability
+from skbn.base import BaseStructureLearner
+from skbn.constraints import CONSTRAINT_PARAMETERS
 from skbn.graph._array import has_path as _reaches
-from skbn.graph._array import topological_sort_array
+from skbn.graph._array import name_order, topological_sort_array
 from skbn.graph._convert import as_adjacency
 from skbn.scores import Score
-from skbn.utils._param_validation import HasMethods, Interval
+from skbn.utils._numeric import significant
+from skbn.utils._param_validation import HasMethods, Interval, StrOptions
 
 __all__ = ["HillClimb"]
 
 _ADD, _DELETE, _REVERSE = 0, 1, 2
+#: Relative difference under which two moves' gains count as equal (float noise is ~1e-12).
+_TIE = 1e-9
 
 
 class _Search:
@@ -27,23 +32,40 @@ class _Search:
     ``delta[x, y]`` is the change of the score when ``x`` is toggled in the parent set of
     ``y`` (added if absent, removed if present); a reversal of ``x -> y`` changes the score by
     ``delta[x, y] + delta[y, x]``. Only the columns of nodes whose parents change are
-    recomputed after a move.
+    recomputed after a move, and columns are cached by family in ``cache`` (shared by the
+    climbs of one fit). ``R`` holds which node reaches which, so every move that would close
+    a cycle is masked at once.
     """
 
-    def __init__(self, bound, A, allowed, required, max_indegree):
+    def __init__(self, bound, A, allowed, required, max_indegree, cache):
         self.bound = bound
         self.A = A.astype(bool)
         self.allowed = allowed
         self.required = required
         self.max_indegree = max_indegree
+        self.cache = cache
         p = A.shape[0]
         self.local = np.empty(p)
         self.delta = np.empty((p, p))
-        for y in range(p):
-            self._refresh(y)
+        if not self.A.any():
+            if "pairwise" not in cache:
+                cache["pairwise"] = bound.pairwise_scores()
+            S = cache["pairwise"]
+            self.local[:] = np.diag(S)
+            self.delta[:] = S - self.local[None, :]
+            np.fill_diagonal(self.delta, -np.inf)
+        else:
+            for y in range(p):
+                self._refresh(y)
+        self.R = reachability(self.A)
+        self._gains = np.empty((3, p, p))
 
     def _refresh(self, y: int) -> None:
-        column = self.bound.toggle_scores(y, np.flatnonzero(self.A[:, y]))
+        parents = np.flatnonzero(self.A[:, y])
+        key = (y, parents.tobytes())
+        column = self.cache.get(key)
+        if column is None:
+            column = self.cache[key] = self.bound.toggle_scores(y, parents)
         self.local[y] = column[y]
         self.delta[:, y] = column - column[y]
         self.delta[y, y] = -np.inf
@@ -55,28 +77,12 @@ class _Search:
     def candidate_deltas(self) -> np.ndarray:
         """Deltas of every add/delete/reverse move as a (3, p, p) array.
 
-        Entries are -inf for moves that are illegal for reasons other than acyclicity and the
-        tabu list, which are checked lazily on the best candidates only.
+        Entries are -inf for illegal moves (cycles, constraints, in-degree); the tabu list
+        is checked on the best candidates only. The array is reused between steps.
         """
-        A, d = self.A, self.delta
-        indeg_ok = np.ones(A.shape[0], dtype=bool)
-        if self.max_indegree is not None:
-            indeg_ok = A.sum(axis=0) < self.max_indegree
-        out = np.full((3,) + A.shape, -np.inf)
-        can_add = ~A & ~A.T & self.allowed & indeg_ok[None, :]
-        out[_ADD][can_add] = d[can_add]
-        removable = A & ~self.required
-        out[_DELETE][removable] = d[removable]
-        can_rev = removable & self.allowed.T & indeg_ok[:, None]
-        out[_REVERSE][can_rev] = (d + d.T)[can_rev]
-        return out
-
-    def acyclic_after(self, move: int, x: int, y: int) -> bool:
-        if move == _ADD:
-            return not _reaches(self.A, y, x)
-        if move == _REVERSE:
-            return not _reaches(self.A, x, y, skip=(x, y))
-        return True
+        limit = -1 if self.max_indegree is None else self.max_indegree
+        move_gains(self.A, self.R, self.delta, self.allowed, self.required, limit, self._gains)
+        return self._gains
 
     def apply(self, move: int, x: int, y: int) -> None:
         if move == _ADD:
@@ -90,17 +96,34 @@ class _Search:
             self.A[y, x] = True
             self._refresh(y)
             self._refresh(x)
+        self.R = reachability(self.A)
 
 
 def _arcs_toggled(move: int, x: int, y: int) -> list[tuple[int, int]]:
     return [(x, y)] if move != _REVERSE else [(x, y), (y, x)]
 
 
-def _climb(search: _Search, *, tabu_length, max_tabu, max_iter, tol, keys):
-    """Greedy search from the search's current DAG. Returns (best A, best score, n_iter)."""
+def _tie_keys(rank: np.ndarray) -> np.ndarray:
+    """Key of every move for breaking ties: move type, then the tie order of x, then of y."""
+    p = len(rank)
+    return (
+        np.arange(3)[:, None, None] * p * p + rank[None, :, None] * p + rank[None, None, :]
+    ).ravel()
+
+
+def _climb(search: _Search, *, tabu_length, max_tabu, max_iter, tol, keys, rank):
+    """Greedy search from the search's current DAG. Returns (best A, best score, n_iter).
+
+    Each step takes the best legal move. Moves whose gains differ by less than rounding
+    (``x -> y`` and ``y -> x`` under a score-equivalent score) are ties, won by the move
+    that comes first in the tie order ``rank``, so the choice does not depend on
+    floating-point noise or the column order.
+    """
     state = int(np.bitwise_xor.reduce(keys[search.A])) if search.A.any() else 0
     tabu: deque[int] = deque(maxlen=max(tabu_length, 1))
     tabu_set: dict[int, int] = {}
+    tie = _tie_keys(rank)
+    p = search.A.shape[0]
 
     def remember(h: int) -> None:
         if tabu_length == 0:
@@ -113,36 +136,32 @@ def _climb(search: _Search, *, tabu_length, max_tabu, max_iter, tol, keys):
         tabu.append(h)
         tabu_set[h] = tabu_set.get(h, 0) + 1
 
+    def new_state(idx):
+        move, rest = divmod(idx, p * p)
+        x, y = divmod(rest, p)
+        h = state
+        for u, v in _arcs_toggled(move, x, y):
+            h ^= int(keys[u, v])
+        return h
+
     remember(state)
     best_A, best_score = search.A.copy(), search.total
     n_iter = 0
     stale = 0
     while max_iter is None or n_iter < max_iter:
-        deltas = search.candidate_deltas()
-        threshold = tol if tabu_length == 0 else -np.inf
-        flat = deltas.ravel()
-        candidates = np.flatnonzero(flat > threshold)
-        if len(candidates) == 0:
-            break
-        # Best first; ties broken by move type then row-major position (deterministic).
-        order = candidates[np.lexsort((candidates, -flat[candidates]))]
-        chosen = None
-        p = search.A.shape[0]
-        for idx in order.tolist():
-            move, rest = divmod(idx, p * p)
-            x, y = divmod(rest, p)
-            new_state = state
-            for u, v in _arcs_toggled(move, x, y):
-                new_state ^= int(keys[u, v])
-            if tabu_length and new_state in tabu_set:
-                continue
-            if not search.acyclic_after(move, x, y):
-                continue
-            chosen = (move, x, y, new_state)
-            break
-        if chosen is None:
-            break
-        move, x, y, state = chosen
+        gains = search.candidate_deltas()
+        if tabu_length == 0:
+            chosen = int(best_move(gains, tie, tol, _TIE))
+            if chosen < 0:
+                break
+        else:
+            flat = gains.ravel()
+            chosen = _best_non_tabu(flat, tie, new_state, tabu_set)
+            if chosen is None:
+                break
+        move, rest = divmod(chosen, p * p)
+        x, y = divmod(rest, p)
+        state = new_state(chosen)
         search.apply(move, x, y)
         remember(state)
         n_iter += 1
@@ -155,6 +174,38 @@ def _climb(search: _Search, *, tabu_length, max_tabu, max_iter, tol, keys):
             if tabu_length == 0 or stale >= max_tabu:
                 break
     return best_A, best_score, n_iter
+
+
+def _best_non_tabu(flat, tie, new_state, tabu_set):
+    """The best legal move that does not return to a tabu DAG (ties by the tie order).
+
+    Candidates are looked at best first, a block at a time, so a step rarely sorts more
+    than the few best of its ``3 p**2`` moves.
+    """
+    legal = np.flatnonzero(flat > -np.inf)
+    gains = -flat[legal]
+    start, size = 0, 64
+    while start < len(legal):
+        top = min(start + size, len(legal))
+        if top < len(legal):
+            part = np.argpartition(gains, top - 1)[:top]
+        else:
+            part = np.arange(len(legal))
+        ranked = legal[part[np.argsort(gains[part], kind="stable")]]
+        block = ranked[start:top].tolist()
+        for k, idx in enumerate(block):
+            if new_state(idx) in tabu_set:
+                continue
+            level = flat[idx] - _TIE * max(1.0, abs(flat[idx]))
+            chosen = idx
+            for other in block[k + 1 :]:
+                if flat[other] < level:
+                    break
+                if tie[other] < tie[chosen] and new_state(other) not in tabu_set:
+                    chosen = other
+            return chosen
+        start, size = top, size * 2
+    return None
 
 
 def _perturb(A, allowed, required, max_indegree, n_moves, rng):
@@ -202,10 +253,11 @@ class HillClimb(BaseStructureLearner):
 
     Parameters
     ----------
-    criterion : Score, default=None
-        The score to maximise (a :mod:`skbn.scores` object); None uses
-        :class:`~skbn.scores.BIC` on discrete data and :class:`~skbn.scores.GaussianBIC` on
-        continuous data.
+    criterion : str, Score or None, default=None
+        The score to maximise: a family name (``"bic"``, ``"bdeu"``, ``"ebic"``, ...; see
+        :func:`~skbn.scores.get_score_names`), resolved for the data's kind at ``fit``, or a
+        :mod:`skbn.scores` object. None means ``"bic"``: :class:`~skbn.scores.BIC` on
+        discrete data, :class:`~skbn.scores.GaussianBIC` on continuous data.
     max_indegree : int, default=None
         Largest parent set; None for no limit.
     tabu_length : int, default=0
@@ -225,8 +277,21 @@ class HillClimb(BaseStructureLearner):
         plus ``required_edges``.
     allowed_edges, forbidden_edges, required_edges : iterable of (u, v), DiGraph or array
         Arcs the search may use (all if None), may not use, and must keep.
+    tiers : list of lists of str, dict or Tiers, default=None
+        Background-knowledge order: no arc from a later tier to an earlier one (see
+        :class:`~skbn.constraints.Tiers`, which can also forbid arcs within tiers).
     tol : float, default=1e-9
         A move must improve the score by more than this.
+    tie_order : {"stable", "decreasing", "increasing", "columns", "names"}, default="stable"
+        How the search chooses between moves of equal gain (``x -> y`` and ``y -> x`` under
+        a score-equivalent score), which decides which local optimum it reaches. The
+        candidate that comes first in a variable order wins. "stable" climbs twice, with the
+        variables by decreasing score with no parent (ties: mean score with one parent,
+        then name) and in the reverse order, and keeps the better result (Kitson &
+        Constantinou's HC-Stable); "decreasing" and "increasing" climb once with one of
+        them. All three depend on the data only, so the result is the same for every
+        column order. "columns" uses the column order, as bnlearn does (its ``hc`` and
+        ``tabu`` are reproduced exactly), and depends on it; "names" sorts by name.
     random_state : int, RandomState instance or None, default=None
         Seeds the restarts' perturbations and the tabu list's hashing.
     verbose : int, default=0
@@ -249,12 +314,14 @@ class HillClimb(BaseStructureLearner):
 
     See Also
     --------
-    TabuSearch : hill climbing with a tabu list by default.
+    TabuSearch : Hill climbing with a tabu list by default.
 
     References
     ----------
     M. Scutari, C. E. Graafland and J. M. Gutierrez, "Who learns better Bayesian network
     structures: accuracy and speed of structure learning algorithms", IJAR 115, 2019.
+    N. K. Kitson and A. C. Constantinou, "Eliminating variable order instability in greedy
+    score-based structure learning", PGM 2024.
 
     Examples
     --------
@@ -266,8 +333,10 @@ class HillClimb(BaseStructureLearner):
     (8, 'dag')
     """
 
+    _family_parameters = ("criterion",)
+    _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
     _parameter_constraints = {
-        "criterion": [Score, None],
+        "criterion": [Score, str, None],
         "max_indegree": [Interval(Integral, 0, None, closed="left"), None],
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "max_tabu": [Interval(Integral, 1, None, closed="left"), None],
@@ -275,17 +344,16 @@ class HillClimb(BaseStructureLearner):
         "n_restarts": [Interval(Integral, 0, None, closed="left")],
         "n_perturbations": [Interval(Integral, 1, None, closed="left")],
         "start_graph": ["array-like", HasMethods(["edges"]), None],
-        "allowed_edges": ["array-like", HasMethods(["edges"]), None],
-        "forbidden_edges": ["array-like", HasMethods(["edges"]), None],
-        "required_edges": ["array-like", HasMethods(["edges"]), None],
+        **CONSTRAINT_PARAMETERS,
         "tol": [Interval(Real, 0, None, closed="left")],
+        "tie_order": [StrOptions({"stable", "decreasing", "increasing", "columns", "names"})],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
 
     def __init__(
         self,
-        criterion: Score | None = None,
+        criterion: Score | str | None = None,
         *,
         max_indegree: int | None = None,
         tabu_length: int = 0,
@@ -297,7 +365,9 @@ class HillClimb(BaseStructureLearner):
         allowed_edges=None,
         forbidden_edges=None,
         required_edges=None,
+        tiers=None,
         tol: float = 1e-9,
+        tie_order: str = "stable",
         random_state=None,
         verbose: int = 0,
     ) -> None:
@@ -312,24 +382,14 @@ class HillClimb(BaseStructureLearner):
         self.allowed_edges = allowed_edges
         self.forbidden_edges = forbidden_edges
         self.required_edges = required_edges
+        self.tiers = tiers
         self.tol = tol
+        self.tie_order = tie_order
         self.random_state = random_state
         self.verbose = verbose
 
-    def _constraints(self, names):
-        p = len(names)
-        allowed = edge_constraint_matrix(self.allowed_edges, names, "allowed_edges")
-        forbidden = edge_constraint_matrix(self.forbidden_edges, names, "forbidden_edges")
-        required = edge_constraint_matrix(self.required_edges, names, "required_edges")
-        allowed = np.ones((p, p), dtype=bool) if allowed is None else allowed.copy()
-        np.fill_diagonal(allowed, False)
-        if forbidden is not None:
-            allowed &= ~forbidden
-        required = np.zeros((p, p), dtype=bool) if required is None else required
-        if np.any(required & ~allowed):
-            bad = [(names[i], names[j]) for i, j in zip(*np.nonzero(required & ~allowed))]
-            raise ValueError(f"required_edges {bad[:5]} are forbidden or not allowed.")
-        check_required_acyclic(required, names)
+    def _constraints(self, constraints):
+        allowed, required = constraints.allowed.copy(), constraints.required.copy()
         if self.max_indegree is not None and np.any(required.sum(axis=0) > self.max_indegree):
             raise ValueError("required_edges give some node more parents than max_indegree.")
         return allowed, required
@@ -351,12 +411,51 @@ class HillClimb(BaseStructureLearner):
             raise ValueError("start_graph has a node with more parents than max_indegree.")
         return A
 
-    def _prepare(self, data):
-        allowed, required = self._constraints(data.names)
+    def _prepare(self, data, constraints):
+        allowed, required = self._constraints(constraints)
         return allowed, required, self._start(data.names, allowed, required)
 
+    @staticmethod
+    def _pairwise(bound, cache):
+        if "pairwise" not in cache:
+            cache["pairwise"] = bound.pairwise_scores()
+        return cache["pairwise"]
+
+    def _tie_orders(self, bound, order, cache) -> list[np.ndarray]:
+        """The tie orders to climb with, as ranks of the (name-ordered) variables.
+
+        "stable": the variables by decreasing score with no parent (then by mean score with
+        one parent, then by name), and the reverse of that; "decreasing" and "increasing":
+        one of them; "columns": the data's column order; "names": the names' order.
+        """
+        p = len(order)
+        if self.tie_order == "names":
+            return [np.arange(p)]
+        if self.tie_order == "columns":
+            return [order.copy()]  # canonical position j is original column order[j]
+        S = self._pairwise(bound, cache)
+        # compared at 10 significant figures: scores equal up to rounding (every column of
+        # standardised data has the same score alone) must not be ordered by float noise
+        alone = significant(np.diag(S))
+        with_one = significant((S.sum(axis=0) - np.diag(S)) / max(p - 1, 1))
+        # decreasing score alone, then decreasing mean score with one parent, then name
+        by_score = np.lexsort((np.arange(p), -with_one, -alone))
+        decreasing = np.empty(p, dtype=np.int64)
+        decreasing[by_score] = np.arange(p)
+        increasing = p - 1 - decreasing
+        return {
+            "stable": [decreasing, increasing],
+            "decreasing": [decreasing],
+            "increasing": [increasing],
+        }[self.tie_order]
+
     def _learn(self, data, prepared):
-        allowed, required, A0 = prepared
+        # the search runs on the columns in name order, and its result is mapped back; the
+        # tie order (how moves of equal gain are chosen between) is separate from it
+        order = name_order(data.names)
+        back = np.argsort(order)
+        allowed, required, A0 = (M[np.ix_(order, order)] for M in prepared)
+        data = data.take(columns=order)
         rng = check_random_state(self.random_state)
         p = data.n_features
         keys = rng.randint(1, np.iinfo(np.int64).max, size=(p, p), dtype=np.int64)
@@ -369,8 +468,16 @@ class HillClimb(BaseStructureLearner):
             tol=self.tol,
             keys=keys,
         )
-        search = _Search(bound, A0, allowed, required, self.max_indegree)
-        best_A, best_score, n_iter = _climb(search, **options)
+        cache: dict = {}
+        best = None
+        n_iter = 0
+        for rank in self._tie_orders(bound, order, cache):
+            search = _Search(bound, A0, allowed, required, self.max_indegree, cache)
+            A, score, k = _climb(search, rank=rank, **options)
+            n_iter += k
+            if best is None or score > best[1] + self.tol:
+                best = (A, score, rank)
+        best_A, best_score, rank = best
         restarts = range(self.n_restarts)
         if self.verbose and self.n_restarts:
             from tqdm.auto import tqdm
@@ -380,11 +487,11 @@ class HillClimb(BaseStructureLearner):
             start = _perturb(
                 best_A, allowed, required, self.max_indegree, self.n_perturbations, rng
             )
-            search = _Search(bound, start, allowed, required, self.max_indegree)
-            A, score, k = _climb(search, **options)
+            search = _Search(bound, start, allowed, required, self.max_indegree, cache)
+            A, score, k = _climb(search, rank=rank, **options)
             n_iter += k
             if score > best_score + self.tol:
                 best_A, best_score = A, score
         self.score_ = best_score
         self.n_iter_ = n_iter
-        return best_A.astype(np.int8), "dag"
+        return best_A[np.ix_(back, back)].astype(np.int8), "dag"

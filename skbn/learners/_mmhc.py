@@ -8,15 +8,15 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import Parallel, delayed
 
 from skbn.base import BaseStructureLearner
-from skbn.ci_tests import CITest, FisherZ, GSquare
-from skbn.data import DiscreteData
+from skbn.ci_tests import CITest
+from skbn.constraints import CONSTRAINT_PARAMETERS
 from skbn.graph._convert import to_adjacency
 from skbn.learners._hill_climb import HillClimb
 from skbn.learners._pc import _name_order
 from skbn.scores import Score
+from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
 from skbn.utils._param_validation import Interval
 
 __all__ = ["MMHC", "mmpc"]
@@ -52,7 +52,7 @@ def _subsets(items, max_size, must=None):
             yield combo + (must,)
 
 
-def mmpc(tests, target: int, p: int, log_alpha: float, max_cond_size, rank) -> set:
+def mmpc(tests, target: int, p: int, log_alpha: float, max_cond_size, rank, possible=None) -> set:
     """Find the max-min parents and children of ``target`` (before the symmetry correction).
 
     Tsamardinos et al. (2006). Forward: repeatedly add the candidate whose minimum
@@ -61,7 +61,10 @@ def mmpc(tests, target: int, p: int, log_alpha: float, max_cond_size, rank) -> s
     independent given some subset are dropped for good. Backward: remove members that some
     subset of the others separates from the target.
     """
-    candidates = sorted((v for v in range(p) if v != target), key=lambda v: rank[v])
+    candidates = sorted(
+        (v for v in range(p) if v != target and (possible is None or possible[target, v])),
+        key=lambda v: rank[v],
+    )
     worst = {x: -math.inf for x in candidates}  # max log p over the subsets tested so far
     cpc: list[int] = []
     newest = None
@@ -98,11 +101,13 @@ class MMHC(BaseStructureLearner):
 
     Parameters
     ----------
-    ci_test : CITest, default=None
-        None uses :class:`~skbn.ci_tests.GSquare` (discrete) or :class:`~skbn.ci_tests.FisherZ`
-        (continuous).
-    criterion : Score, default=None
-        Score of the hill-climbing phase; None uses BIC or GaussianBIC.
+    ci_test : str, CITest or None, default=None
+        Test of the MMPC phase, by family name (``"g_sq"``, ``"chi_square"``, ``"fisher_z"``,
+        ...) or as an object; None means ``"g_sq"`` on discrete and ``"fisher_z"`` on
+        continuous data.
+    criterion : str, Score or None, default=None
+        Score of the hill-climbing phase, by family name or as an object; None means
+        ``"bic"`` (BIC or GaussianBIC).
     alpha : float, default=0.05
         Significance level of the tests.
     max_cond_size : int, default=None
@@ -110,6 +115,13 @@ class MMHC(BaseStructureLearner):
     tabu_length : int, default=0
         Tabu list of the search phase (0: plain hill climbing, as in the original MMHC).
     max_indegree : int, default=None
+    allowed_edges, forbidden_edges, required_edges : iterable of (u, v), DiGraph or array
+        Background knowledge (:mod:`skbn.constraints`): arcs the search may use (all if
+        None), may not use, and must keep.
+    tiers : list of lists of str, dict or Tiers, default=None
+        Background-knowledge order: no arc from a later tier to an earlier one.
+        MMPC never considers a pair with neither arc allowed; a required arc is added to the
+        skeleton and kept by the search.
     n_jobs : int, default=None
         Threads running MMPC for different variables; the result does not depend on it.
     random_state : int, RandomState instance or None, default=None
@@ -141,27 +153,34 @@ class MMHC(BaseStructureLearner):
     'dag'
     """
 
+    _family_parameters = ("ci_test", "criterion")
+    _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
     _parameter_constraints = {
-        "ci_test": [CITest, None],
-        "criterion": [Score, None],
+        "ci_test": [CITest, str, None],
+        "criterion": [Score, str, None],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "max_cond_size": [Interval(Integral, 0, None, closed="left"), None],
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "max_indegree": [Interval(Integral, 0, None, closed="left"), None],
-        "n_jobs": [Integral, None],
+        **CONSTRAINT_PARAMETERS,
+        "n_jobs": N_JOBS_CONSTRAINT,
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
 
     def __init__(
         self,
-        ci_test: CITest | None = None,
-        criterion: Score | None = None,
+        ci_test: CITest | str | None = None,
+        criterion: Score | str | None = None,
         *,
         alpha: float = 0.05,
         max_cond_size: int | None = None,
         tabu_length: int = 0,
         max_indegree: int | None = None,
+        allowed_edges=None,
+        forbidden_edges=None,
+        required_edges=None,
+        tiers=None,
         n_jobs: int | None = None,
         random_state=None,
         verbose: int = 0,
@@ -172,46 +191,32 @@ class MMHC(BaseStructureLearner):
         self.max_cond_size = max_cond_size
         self.tabu_length = tabu_length
         self.max_indegree = max_indegree
+        self.allowed_edges = allowed_edges
+        self.forbidden_edges = forbidden_edges
+        self.required_edges = required_edges
+        self.tiers = tiers
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
 
-    def _kind_source(self):
-        kinds = {o.data_kind for o in (self.ci_test, self.criterion) if o is not None}
-        if len(kinds) > 1:
-            raise ValueError(
-                f"ci_test {self.ci_test!r} and criterion {self.criterion!r} need different "
-                "kinds of data; choose a test and a score for the same kind."
-            )
-        return self.ci_test if self.ci_test is not None else self.criterion
-
-    def _learn(self, data, prepared):
-        test = self.ci_test
-        if test is None:
-            test = GSquare() if isinstance(data, DiscreteData) else FisherZ()
-        tests = _Tests(test.bind(data))
+    def _learn(self, data, constraints):
+        tests = _Tests(self._resolve_family("ci_test", data).bind(data))
+        possible = None if constraints.is_empty else constraints.allowed_pairs
         p = data.n_features
         rank = _name_order(data.names)
         log_alpha = math.log(self.alpha)
 
-        def run(targets):
-            return [mmpc(tests, t, p, log_alpha, self.max_cond_size, rank) for t in targets]
+        def run(target):
+            return mmpc(tests, target, p, log_alpha, self.max_cond_size, rank, possible)
 
-        targets = list(range(p))
-        if self.n_jobs in (None, 1):
-            pcs = run(targets)
-        else:
-            chunks = [targets[i :: abs(self.n_jobs) * 4] for i in range(abs(self.n_jobs) * 4)]
-            parts = Parallel(n_jobs=self.n_jobs, prefer="threads")(delayed(run)(c) for c in chunks)
-            pcs = [None] * p
-            for chunk, part in zip(chunks, parts):
-                for t, pc in zip(chunk, part):
-                    pcs[t] = pc
+        # the threads share the test cache; results are per target, so order does not matter
+        pcs = parallel_map(run, range(p), n_jobs=self.n_jobs, prefer="threads")
         allowed = np.zeros((p, p), dtype=bool)
         for t in range(p):
             for x in pcs[t]:
                 if t in pcs[x]:
                     allowed[x, t] = allowed[t, x] = True
+        allowed |= constraints.required | constraints.required.T
         names = data.names
         self.skeleton_ = {
             frozenset((names[i], names[j])) for i, j in zip(*np.nonzero(allowed)) if i < j
@@ -220,8 +225,9 @@ class MMHC(BaseStructureLearner):
         if self.verbose:
             print(f"MMHC: {len(self.skeleton_)} candidate edges after {self.n_tests_} tests")
         hc = HillClimb(
-            self.criterion,
-            allowed_edges=allowed,
+            self._resolved_score(data),
+            allowed_edges=allowed & constraints.allowed,
+            required_edges=constraints.required if constraints.required.any() else None,
             tabu_length=self.tabu_length,
             max_indegree=self.max_indegree,
             random_state=self.random_state,

@@ -12,6 +12,8 @@ from sklearn.utils import check_random_state
 from skbn._kernels.order import run_order_chain
 from skbn.base import BaseStructureLearner
 from skbn.ci_tests import CITest
+from skbn.constraints import CONSTRAINT_PARAMETERS
+from skbn.graph._array import name_order
 from skbn.graph._convert import to_adjacency
 from skbn.learners._pc import PCStable
 from skbn.scores import Score
@@ -21,6 +23,30 @@ __all__ = ["OrderMCMC"]
 
 #: Largest number of possible parents of one node when max_indegree is not set.
 MAX_CANDIDATE_PARENTS = 16
+
+
+def _respecting(order: np.ndarray, required: np.ndarray) -> np.ndarray:
+    """The order closest to ``order`` in which every required parent comes before its child.
+
+    Kahn's algorithm on the required arcs, taking the available node that comes first in
+    ``order``; without required arcs ``order`` is returned as it is.
+    """
+    if not required.any():
+        return order
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    waiting = required.sum(axis=0)
+    available = [int(v) for v in order if waiting[v] == 0]
+    out = []
+    while available:
+        v = min(available, key=lambda u: position[u])
+        available.remove(v)
+        out.append(v)
+        for child in np.flatnonzero(required[v]).tolist():
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                available.append(child)
+    return np.array(out, dtype=np.int64)
 
 
 class OrderMCMC(BaseStructureLearner):
@@ -40,12 +66,14 @@ class OrderMCMC(BaseStructureLearner):
 
     Parameters
     ----------
-    criterion : Score, default=None
-        Decomposable score used as the log marginal likelihood (BDeu or BGe for a Bayesian
-        reading); None means BIC (discrete data) or GaussianBIC.
+    criterion : str, Score or None, default=None
+        Decomposable score used as the log marginal likelihood (``"bdeu"`` or ``"bge"`` for a
+        Bayesian reading), by family name or as an object; None means ``"bic"``.
     search_space : {"pc"} or None, default="pc"
-    ci_test : CITest, default=None
-        Test of the PC-Stable skeleton (default by data kind).
+    ci_test : str, CITest or None, default=None
+        Test of the PC-Stable skeleton, by family name (``"chi_square"``, ``"fisher_z"``, ...)
+        or as an object; None means ``"g_sq"`` on discrete and ``"fisher_z"`` on continuous
+        data.
     alpha : float, default=0.05
         Significance level of the skeleton's tests.
     max_cond_size : int, default=None
@@ -58,6 +86,11 @@ class OrderMCMC(BaseStructureLearner):
         Iterations discarded before sampling: a fraction of ``n_iter`` (float < 1) or a count.
     thin : int, default=10
         Keep every ``thin``-th state after burn-in.
+    allowed_edges, forbidden_edges, required_edges : iterable of (u, v), DiGraph or array
+        Background knowledge (:mod:`skbn.constraints`): candidate parent sets use only allowed
+        arcs and always hold the required parents, so every sampled DAG honours it.
+    tiers : list of lists of str, dict or Tiers, default=None
+        Background-knowledge order: no arc from a later tier to an earlier one.
     random_state : int, RandomState instance or None, default=None
     verbose : int, default=0
 
@@ -92,10 +125,12 @@ class OrderMCMC(BaseStructureLearner):
     (8, 8)
     """
 
+    _family_parameters = ("criterion", "ci_test")
+    _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
     _parameter_constraints = {
-        "criterion": [Score, None],
+        "criterion": [Score, str, None],
         "search_space": [StrOptions({"pc"}), None],
-        "ci_test": [CITest, None],
+        "ci_test": [CITest, str, None],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "max_cond_size": [Interval(Integral, 0, None, closed="left"), None],
         "max_indegree": [Interval(Integral, 0, None, closed="left"), None],
@@ -105,22 +140,27 @@ class OrderMCMC(BaseStructureLearner):
             Interval(Integral, 0, None, closed="left"),
         ],
         "thin": [Interval(Integral, 1, None, closed="left")],
+        **CONSTRAINT_PARAMETERS,
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
 
     def __init__(
         self,
-        criterion: Score | None = None,
+        criterion: Score | str | None = None,
         *,
         search_space: str | None = "pc",
-        ci_test: CITest | None = None,
+        ci_test: CITest | str | None = None,
         alpha: float = 0.05,
         max_cond_size: int | None = None,
         max_indegree: int | None = None,
         n_iter: int = 10_000,
         burn_in: float = 0.2,
         thin: int = 10,
+        allowed_edges=None,
+        forbidden_edges=None,
+        required_edges=None,
+        tiers=None,
         random_state=None,
         verbose: int = 0,
     ) -> None:
@@ -133,15 +173,24 @@ class OrderMCMC(BaseStructureLearner):
         self.n_iter = n_iter
         self.burn_in = burn_in
         self.thin = thin
+        self.allowed_edges = allowed_edges
+        self.forbidden_edges = forbidden_edges
+        self.required_edges = required_edges
+        self.tiers = tiers
         self.random_state = random_state
         self.verbose = verbose
 
-    def _prepare(self, data):
+    def _prepare(self, data, constraints):
+        if self.max_indegree is not None and np.any(
+            constraints.required.sum(axis=0) > self.max_indegree
+        ):
+            raise ValueError("required_edges give some node more parents than max_indegree.")
         if data.n_features > 63:
             raise ValueError(
                 f"OrderMCMC handles at most 63 variables (parent sets are 64-bit masks); X "
                 f"has {data.n_features}. Use PEFLearner(OrderMCMC(...)) for more."
             )
+        return constraints
 
     def _candidate_parents(self, data) -> list[list[int]]:
         p = data.n_features
@@ -153,26 +202,38 @@ class OrderMCMC(BaseStructureLearner):
         S = (A | A.T) != 0
         return [np.flatnonzero(S[:, v]).tolist() for v in range(p)]
 
-    def _learn(self, data, prepared):
+    def _learn(self, data, constraints):
+        # the chain runs on the columns in name order (its random draws are positions), and
+        # its results are mapped back, so they do not depend on the column order
+        order = name_order(data.names)
+        back = np.argsort(order)
+        data = data.take(columns=order)
+        required_all = constraints.required[np.ix_(order, order)]
+        allowed_all = constraints.allowed[np.ix_(order, order)]
         p = data.n_features
         bound = self._resolved_score(data).bind(data)
         allowed = self._candidate_parents(data)
         offsets, masks, scores = [0], [], []
         for v in range(p):
-            cands = allowed[v]
-            limit = len(cands) if self.max_indegree is None else min(self.max_indegree, len(cands))
-            if self.max_indegree is None and len(cands) > MAX_CANDIDATE_PARENTS:
+            required = np.flatnonzero(required_all[:, v]).tolist()
+            cands = [u for u in allowed[v] if allowed_all[u, v] and u not in required]
+            room = len(cands) + len(required)
+            if self.max_indegree is None and room > MAX_CANDIDATE_PARENTS:
                 raise ValueError(
-                    f"Variable {data.names[v]!r} has {len(cands)} possible parents, more than "
+                    f"Variable {data.names[v]!r} has {room} possible parents, more than "
                     f"{MAX_CANDIDATE_PARENTS}; set max_indegree to bound the parent sets."
                 )
+            limit = len(cands)
+            if self.max_indegree is not None:
+                limit = min(self.max_indegree - len(required), len(cands))
             for size in range(limit + 1):
-                for family in itertools.combinations(cands, size):
+                for extra in itertools.combinations(cands, size):
+                    family = tuple(sorted(required + list(extra)))
                     masks.append(sum(1 << u for u in family))
                     scores.append(bound.local_score(v, family))
             offsets.append(len(masks))
         rng = check_random_state(self.random_state)
-        order = rng.permutation(p).astype(np.int64)
+        start = _respecting(rng.permutation(p).astype(np.int64), required_all)
         seed = int(rng.randint(np.iinfo(np.int32).max))
         burn = int(self.burn_in * self.n_iter) if isinstance(self.burn_in, float) else self.burn_in
         burn = min(burn, self.n_iter - 1)
@@ -189,7 +250,7 @@ class OrderMCMC(BaseStructureLearner):
             np.array(offsets, dtype=np.int64),
             np.array(masks, dtype=np.int64),
             np.array(scores, dtype=np.float64),
-            order,
+            start,
             self.n_iter,
             burn,
             self.thin,
@@ -202,9 +263,9 @@ class OrderMCMC(BaseStructureLearner):
                     A[u, v] = 1
         names = list(data.names)
         self.score_ = float(best_score)
-        self.edge_probabilities_ = edge_counts / max(n_samples, 1)
+        self.edge_probabilities_ = (edge_counts / max(n_samples, 1))[np.ix_(back, back)]
         self.order_ = [names[v] for v in best_order]
         self.trace_ = trace
         self.acceptance_rate_ = n_accepted / self.n_iter
-        self.candidate_parents_ = {names[v]: [names[u] for u in allowed[v]] for v in range(p)}
-        return A, "dag"
+        self.candidate_parents_ = {names[v]: [names[u] for u in allowed[v]] for v in back.tolist()}
+        return A[np.ix_(back, back)], "dag"

@@ -7,15 +7,15 @@ import itertools
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import Parallel, delayed
 from scipy import stats
 
 from skbn._kernels.ci import pc_level_fisher_z
-from skbn.base import BaseStructureLearner, check_required_acyclic, edge_constraint_matrix
-from skbn.ci_tests import CITest, FisherZ, GSquare
-from skbn.data import DiscreteData
+from skbn.base import BaseStructureLearner
+from skbn.ci_tests import CITest, FisherZ
+from skbn.constraints import CONSTRAINT_PARAMETERS
 from skbn.graph._array import dag_to_cpdag_array, meek_orient_array, pdag_to_dag_array
-from skbn.utils._param_validation import HasMethods, Interval
+from skbn.utils._parallel import N_JOBS_CONSTRAINT, effective_n_jobs, numba_threads, parallel_map
+from skbn.utils._param_validation import Interval
 
 __all__ = ["PCStable"]
 
@@ -56,14 +56,13 @@ def _level_discrete(bound, alpha, pairs, pools, level, n_jobs, cache):
         ]
 
     indexed = list(enumerate(pairs))
-    if n_jobs in (None, 1) or len(indexed) < 64:
-        found = run(indexed)
-    else:
-        size = max(1, len(indexed) // (8 * abs(n_jobs)))
-        chunks = [indexed[i : i + size] for i in range(0, len(indexed), size)]
-        parts = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(run)(c) for c in chunks)
-        found = [s for part in parts for s in part]
-    return found
+    workers = effective_n_jobs(n_jobs)
+    if workers == 1 or len(indexed) < 64:
+        return run(indexed)
+    size = max(1, len(indexed) // (8 * workers))
+    chunks = [indexed[i : i + size] for i in range(0, len(indexed), size)]
+    parts = parallel_map(run, chunks, n_jobs=n_jobs, prefer="threads")
+    return [s for part in parts for s in part]
 
 
 def orient_pc(
@@ -98,7 +97,7 @@ def orient_pc(
     # Meek's rules in name order: after a conflict the result can depend on the order in
     # which edges are visited, and name order does not depend on the column order
     by_name = np.argsort(rank)
-    M = meek_orient_array(A[np.ix_(by_name, by_name)])
+    M = meek_orient_array(A[np.ix_(by_name, by_name)], forbidden[np.ix_(by_name, by_name)])
     out = np.empty_like(M)
     out[np.ix_(by_name, by_name)] = M
     return out, len(conflicts) // 2
@@ -118,18 +117,25 @@ class PCStable(BaseStructureLearner):
 
     Parameters
     ----------
-    ci_test : CITest, default=None
-        None uses :class:`~skbn.ci_tests.GSquare` on discrete data and
-        :class:`~skbn.ci_tests.FisherZ` on continuous data.
+    ci_test : str, CITest or None, default=None
+        The test, by family name (``"chi_square"``, ``"g_sq"``, ``"mi_shrink"``,
+        ``"fisher_z"``; see :func:`~skbn.ci_tests.get_ci_test_names`) or as an object. None
+        means ``"g_sq"`` (:class:`~skbn.ci_tests.GSquare`) on discrete data and ``"fisher_z"``
+        (:class:`~skbn.ci_tests.FisherZ`) on continuous data.
     alpha : float, default=0.05
         Significance level: x and y are judged independent given S when the p-value exceeds
         ``alpha``.
     max_cond_size : int, default=None
         Largest conditioning set tested (the "depth"); None for no limit.
-    forbidden_edges, required_edges : iterable of (u, v), DiGraph or array, default=None
-        Background knowledge. A pair whose two arcs are both forbidden is never adjacent; a
-        pair with one arc forbidden is oriented the other way; a required arc is never removed
-        and is oriented as given. With background knowledge the output is a PDAG.
+    allowed_edges, forbidden_edges, required_edges : iterable of (u, v), DiGraph or array
+        Background knowledge. A pair with neither arc allowed (or both forbidden) is never
+        adjacent; a pair with one arc ruled out is oriented the other way, and Meek's rules
+        never orient against it; a required arc is never removed and is oriented as given.
+        With background knowledge the output is a PDAG.
+    tiers : list of lists of str, dict or Tiers, default=None
+        Background-knowledge order (:class:`~skbn.constraints.Tiers`): edges between tiers
+        are oriented forward, and pairs within a tier whose arcs are forbidden are never
+        adjacent.
     n_jobs : int, default=None
         Threads testing the pairs of a level (discrete tests) or numba threads (Fisher-z); the
         result is identical to the serial run.
@@ -167,55 +173,45 @@ class PCStable(BaseStructureLearner):
     True
     """
 
+    _family_parameters = ("ci_test",)
+    _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
     _parameter_constraints = {
-        "ci_test": [CITest, None],
+        "ci_test": [CITest, str, None],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "max_cond_size": [Interval(Integral, 0, None, closed="left"), None],
-        "forbidden_edges": ["array-like", HasMethods(["edges"]), None],
-        "required_edges": ["array-like", HasMethods(["edges"]), None],
-        "n_jobs": [Integral, None],
+        **CONSTRAINT_PARAMETERS,
+        "n_jobs": N_JOBS_CONSTRAINT,
         "verbose": ["verbose"],
     }
 
     def __init__(
         self,
-        ci_test: CITest | None = None,
+        ci_test: CITest | str | None = None,
         *,
         alpha: float = 0.05,
         max_cond_size: int | None = None,
+        allowed_edges=None,
         forbidden_edges=None,
         required_edges=None,
+        tiers=None,
         n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
         self.ci_test = ci_test
         self.alpha = alpha
         self.max_cond_size = max_cond_size
+        self.allowed_edges = allowed_edges
         self.forbidden_edges = forbidden_edges
         self.required_edges = required_edges
+        self.tiers = tiers
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _kind_source(self):
-        return self.ci_test
-
     def _resolved_test(self, data) -> CITest:
-        if self.ci_test is None:
-            return GSquare() if isinstance(data, DiscreteData) else FisherZ()
-        return self.ci_test
+        return self._resolve_family("ci_test", data)
 
-    def _prepare(self, data):
-        names = data.names
-        p = len(names)
-        forbidden = edge_constraint_matrix(self.forbidden_edges, names, "forbidden_edges")
-        required = edge_constraint_matrix(self.required_edges, names, "required_edges")
-        forbidden = np.zeros((p, p), dtype=bool) if forbidden is None else forbidden
-        required = np.zeros((p, p), dtype=bool) if required is None else required
-        if np.any(required & forbidden):
-            bad = [(names[i], names[j]) for i, j in zip(*np.nonzero(required & forbidden))]
-            raise ValueError(f"required_edges {bad[:5]} are also forbidden.")
-        check_required_acyclic(required, names)
-        return forbidden, required
+    def _prepare(self, data, constraints):
+        return constraints.forbidden, constraints.required
 
     def _skeleton(self, data, forbidden, required):
         bound = self._resolved_test(data).bind(data)
@@ -285,16 +281,8 @@ class PCStable(BaseStructureLearner):
 
     def _learn(self, data, prepared):
         forbidden, required = prepared
-        if self.n_jobs is not None and isinstance(self._resolved_test(data), FisherZ):
-            import numba
-
-            previous = numba.get_num_threads()
-            numba.set_num_threads(max(1, min(abs(self.n_jobs), numba.config.NUMBA_NUM_THREADS)))
-            try:
-                adj, sepsets, rank, levels = self._skeleton(data, forbidden, required)
-            finally:
-                numba.set_num_threads(previous)
-        else:
+        gaussian = isinstance(self._resolved_test(data), FisherZ)
+        with numba_threads(self.n_jobs if gaussian else None):
             adj, sepsets, rank, levels = self._skeleton(data, forbidden, required)
         A, conflicts = orient_pc(adj, sepsets, rank, required, forbidden)
         names = data.names

@@ -19,9 +19,26 @@ class TabuSearch(HillClimb):
     Parameters are those of :class:`HillClimb`; the defaults differ only in
     ``tabu_length=10`` (and so ``max_tabu=10``), bnlearn's defaults.
 
+    Parameters
+    ----------
+    criterion : str, Score or None, default=None
+        See :class:`HillClimb`.
+    max_indegree : int, default=None
+        See :class:`HillClimb`.
+    tabu_length : int, default=10
+        Number of recently visited DAGs the search may not return to.
+    max_tabu : int, default=None
+        Moves without improvement before stopping; ``tabu_length`` when None.
+    max_iter, n_restarts, n_perturbations, start_graph : see :class:`HillClimb`
+        Search limits, random restarts and the start graph.
+    allowed_edges, forbidden_edges, required_edges, tiers : see :class:`HillClimb`
+        Background knowledge (:mod:`skbn.constraints`).
+    tol, tie_order, random_state, verbose : see :class:`HillClimb`
+        Improvement threshold, how ties between moves are broken, seed, progress output.
+
     See Also
     --------
-    HillClimb
+    HillClimb : Plain hill climbing, the same search without a tabu list by default.
 
     Examples
     --------
@@ -33,7 +50,7 @@ class TabuSearch(HillClimb):
 
     def __init__(
         self,
-        criterion: Score | None = None,
+        criterion: Score | str | None = None,
         *,
         max_indegree: int | None = None,
         tabu_length: int = 10,
@@ -45,7 +62,9 @@ class TabuSearch(HillClimb):
         allowed_edges=None,
         forbidden_edges=None,
         required_edges=None,
+        tiers=None,
         tol: float = 1e-9,
+        tie_order: str = "stable",
         random_state=None,
         verbose: int = 0,
     ) -> None:
@@ -61,7 +80,9 @@ class TabuSearch(HillClimb):
             allowed_edges=allowed_edges,
             forbidden_edges=forbidden_edges,
             required_edges=required_edges,
+            tiers=tiers,
             tol=tol,
+            tie_order=tie_order,
             random_state=random_state,
             verbose=verbose,
         )

@@ -1,5 +1,23 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Comparing a learned structure with a true one (or with a partial graph)."""
+"""Comparing a learned structure with a true one (or with a partial graph).
+
+How a graph enters a comparison depends on what it is, and the rule is the same for every
+metric here (``structure_report`` only calls them):
+
+============================  ===================================================
+the graph                     compared as
+============================  ===================================================
+``kind="dag"``                its CPDAG (refused if it has an undirected edge or a
+                              directed cycle)
+``kind="cpdag"`` or ``"pdag"``  as given: its arcs are claims about orientation; a
+                              PDAG may hold a directed cycle (orientation conflicts)
+no ``kind`` (arrays too)      as given if it has an undirected edge, else as a DAG
+                              (refused if cyclic; tag it ``"pdag"`` to compare it)
+============================  ===================================================
+
+Adjacency metrics read the skeleton only, so any graph is accepted there. ``shd(...,
+kind="dag")`` compares two DAGs as they are and refuses anything else.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +27,8 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from skbn.graph._array import dag_to_cpdag_array, pair_types
-from skbn.graph._convert import as_adjacency
+from skbn.graph._array import arcs_of, dag_to_cpdag_array, pair_types, topological_sort_array
+from skbn.graph._convert import _has_undirected, as_adjacency
 from skbn.graph._partial import PartialGraph
 
 __all__ = [
@@ -28,17 +46,32 @@ __all__ = [
 
 
 class PrecisionRecallF1(NamedTuple):
-    """Precision, recall and their harmonic mean F1."""
+    """Precision, recall and their harmonic mean F1.
+
+    Parameters
+    ----------
+    precision : float
+        Share of the learned items that are in the truth.
+    recall : float
+        Share of the true items that were learned.
+    f1 : float
+        Their harmonic mean.
+
+    Examples
+    --------
+    >>> PrecisionRecallF1(0.5, 1.0, 2 / 3).f1 == 2 * 0.5 * 1.0 / 1.5
+    True
+    """
 
     precision: float
     recall: float
     f1: float
 
 
-def _align_to(nodes: list, graph, which: str) -> np.ndarray:
-    """Adjacency array of ``graph`` over ``nodes``, refusing a different node set."""
+def _align_to(nodes: list, graph, which: str, *, sparse: bool = False):
+    """Adjacency matrix of ``graph`` over ``nodes``, refusing a different node set."""
     if not isinstance(graph, nx.Graph):
-        A, _ = as_adjacency(graph)
+        A, _ = as_adjacency(graph, sparse=sparse)
         if A.shape[0] != len(nodes):
             raise ValueError(
                 f"The {which} graph has {A.shape[0]} nodes but the other graph has {len(nodes)}."
@@ -53,23 +86,30 @@ def _align_to(nodes: list, graph, which: str) -> np.ndarray:
             + (f"; missing from the {which} graph: {lacking}" if lacking else "")
             + ". Compare graphs over the same variables."
         )
-    A, _ = as_adjacency(graph, nodes)
+    A, _ = as_adjacency(graph, nodes, sparse=sparse)
     return A
 
 
-def _aligned(truth, learned) -> tuple[np.ndarray, np.ndarray, list]:
-    """Adjacency arrays of both graphs over the same node order (the truth's)."""
-    T, nodes = as_adjacency(truth)
-    return T, _align_to(nodes, learned, "learned"), nodes
+def _aligned(truth, learned):
+    """Sparse adjacency matrices of both graphs over the same node order (the truth's).
 
-
-def _cpdag(A: np.ndarray, which: str, kind: str | None = None) -> np.ndarray:
-    """CPDAG of a DAG; a CPDAG/PDAG (by its ``kind`` or its undirected edges) is kept as is.
-
-    A PDAG may hold a directed cycle (PC with conflicting orientations); only a graph that
-    claims to be a DAG, or says nothing, is refused for one.
+    Every metric works on the arcs alone, so memory and time grow with the edges, not with
+    the square of the number of nodes.
     """
-    if kind in ("cpdag", "pdag") or np.any(A & A.T):
+    T, nodes = as_adjacency(truth, sparse=True)
+    return T, _align_to(nodes, learned, "learned", sparse=True), nodes
+
+
+def _cpdag(A, which: str, kind: str | None = None):
+    """The graph as the metrics compare it (see the module docstring's table)."""
+    if kind in ("cpdag", "pdag"):
+        return A
+    if _has_undirected(A):
+        if kind == "dag":
+            raise ValueError(
+                f"The {which} graph says kind='dag' but has undirected edges; tag it 'cpdag' "
+                "or 'pdag' to compare it as an equivalence class or partial graph."
+            )
         return A
     try:
         return dag_to_cpdag_array(A)
@@ -78,6 +118,34 @@ def _cpdag(A: np.ndarray, which: str, kind: str | None = None) -> np.ndarray:
             f"The {which} graph has a directed cycle; metrics need a DAG, CPDAG or PDAG "
             "(a PDAG's networkx graph says so with graph['kind'] = 'pdag')."
         ) from None
+
+
+def _is_dag(A, kind: str | None) -> bool:
+    """Whether ``shd(..., kind="dag")`` takes the graph: a DAG by its tag or its shape."""
+    if kind in ("cpdag", "pdag") or _has_undirected(A):
+        return False
+    return topological_sort_array(A) is not None
+
+
+def _pairs(A) -> tuple[np.ndarray, np.ndarray]:
+    """The adjacent pairs of ``A`` and their types, without a ``p x p`` array.
+
+    Returns the sorted codes ``i * p + j`` of the pairs ``i < j`` with an edge, and each
+    pair's type as in :func:`~skbn.graph._array.pair_types`: 1 (``i -> j``), 2 (``j -> i``)
+    or 3 (undirected).
+    """
+    p = A.shape[0]
+    rows, cols = arcs_of(A)
+    codes = np.minimum(rows, cols) * p + np.maximum(rows, cols)
+    pairs, inverse = np.unique(codes, return_inverse=True)
+    types = np.bincount(inverse, weights=np.where(rows < cols, 1, 2), minlength=len(pairs))
+    return pairs, types.astype(np.int64)
+
+
+def _matched(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Types of the pairs adjacent in both graphs (``a`` and ``b`` as ``_pairs`` gives them)."""
+    _, ia, ib = np.intersect1d(a[0], b[0], assume_unique=True, return_indices=True)
+    return a[1][ia], b[1][ib]
 
 
 def _kind_of(graph) -> str | None:
@@ -128,16 +196,18 @@ def shd(truth, learned, *, kind: Literal["cpdag", "dag"] = "cpdag") -> int:
     if kind == "cpdag":
         T, L = _cpdag(T, "true", _kind_of(truth)), _cpdag(L, "learned", _kind_of(learned))
     elif kind == "dag":
-        for A, which in ((T, "true"), (L, "learned")):
-            if np.any(A & A.T):
+        for A, which, graph in ((T, "true", truth), (L, "learned", learned)):
+            if not _is_dag(A, _kind_of(graph)):
                 raise ValueError(
-                    f"The {which} graph has undirected edges; use kind='cpdag' to compare "
-                    "equivalence classes."
+                    f"The {which} graph is not a DAG (it is tagged {_kind_of(graph)!r}, has "
+                    "undirected edges or a cycle); use kind='cpdag' to compare it as it is."
                 )
     else:
         raise ValueError(f"kind must be 'cpdag' or 'dag', got {kind!r}.")
-    diff = pair_types(T) != pair_types(L)
-    return int(np.triu(diff, 1).sum())
+    pt, pl = _pairs(T), _pairs(L)
+    tt, tl = _matched(pt, pl)
+    # pairs adjacent in one graph only, plus shared pairs of different types
+    return int(len(pt[0]) + len(pl[0]) - 2 * len(tt) + (tt != tl).sum())
 
 
 def precision_recall_f1(truth, learned) -> PrecisionRecallF1:
@@ -165,16 +235,24 @@ def precision_recall_f1(truth, learned) -> PrecisionRecallF1:
     PrecisionRecallF1(precision=0.0, recall=0.0, f1=0.0)
     """
     T, L = _as_cpdags(truth, learned)
-    tt, tl = pair_types(T), pair_types(L)
-    upper = np.triu(np.ones_like(T, dtype=bool), 1)
-    n_true = int((upper & (tt != 0)).sum())
-    n_pred = int((upper & (tl != 0)).sum())
-    tp = int((upper & (tl != 0) & (tt == tl)).sum())
-    return _prf(tp, n_pred, n_true)
+    pt, pl = _pairs(T), _pairs(L)
+    tt, tl = _matched(pt, pl)
+    return _prf(int((tt == tl).sum()), len(pl[0]), len(pt[0]))
 
 
 def adjacency_precision_recall_f1(truth, learned) -> PrecisionRecallF1:
     """Precision, recall and F1 of adjacencies, ignoring orientation.
+
+    Parameters
+    ----------
+    truth : networkx.DiGraph or array-like of shape (p, p)
+        The reference graph.
+    learned : networkx.DiGraph or array-like of shape (p, p)
+        The graph to evaluate, over the same nodes.
+
+    Returns
+    -------
+    PrecisionRecallF1
 
     Examples
     --------
@@ -183,9 +261,8 @@ def adjacency_precision_recall_f1(truth, learned) -> PrecisionRecallF1:
     PrecisionRecallF1(precision=1.0, recall=1.0, f1=1.0)
     """
     T, L, _ = _aligned(truth, learned)
-    at = np.triu((T | T.T).astype(bool), 1)
-    al = np.triu((L | L.T).astype(bool), 1)
-    return _prf(int((at & al).sum()), int(al.sum()), int(at.sum()))
+    pt, pl = _pairs(T), _pairs(L)
+    return _prf(len(_matched(pt, pl)[0]), len(pl[0]), len(pt[0]))
 
 
 def arrowhead_precision_recall_f1(truth, learned) -> PrecisionRecallF1:
@@ -196,6 +273,17 @@ def arrowhead_precision_recall_f1(truth, learned) -> PrecisionRecallF1:
     ``a <- b``, ``a - b`` or no edge (Auto-SLE paper, section IV-A2). Undirected edges carry
     no arrowhead.
 
+    Parameters
+    ----------
+    truth : networkx.DiGraph or array-like of shape (p, p)
+        The reference graph.
+    learned : networkx.DiGraph or array-like of shape (p, p)
+        The graph to evaluate, over the same nodes.
+
+    Returns
+    -------
+    PrecisionRecallF1
+
     Examples
     --------
     >>> import networkx as nx
@@ -204,9 +292,10 @@ def arrowhead_precision_recall_f1(truth, learned) -> PrecisionRecallF1:
     1.0
     """
     T, L = _as_cpdags(truth, learned)
-    dt = (T & (1 - T.T)).astype(bool)
-    dl = (L & (1 - L.T)).astype(bool)
-    return _prf(int((dt & dl).sum()), int(dl.sum()), int(dt.sum()))
+    pt, pl = _pairs(T), _pairs(L)
+    tt, tl = _matched(pt, pl)
+    shared = int(((tt == tl) & (tt != 3)).sum())  # type 3 (undirected) has no arrowhead
+    return _prf(shared, int((pl[1] != 3).sum()), int((pt[1] != 3).sum()))
 
 
 def f1_adjacency(truth, learned) -> float:
@@ -242,6 +331,13 @@ def f1_arrowhead(truth, learned) -> float:
     """F1 of arrowheads between the CPDAGs of the two graphs.
 
     See :func:`arrowhead_precision_recall_f1` for what counts as a shared arrowhead.
+
+    Parameters
+    ----------
+    truth : networkx.DiGraph or array-like of shape (p, p)
+        The reference graph.
+    learned : networkx.DiGraph or array-like of shape (p, p)
+        The graph to evaluate, over the same nodes.
 
     Returns
     -------
@@ -306,10 +402,22 @@ class StructureReport(dict):
     """All structure metrics of a learned graph against the truth, as a dict.
 
     ``to_frame()`` gives the same numbers as a one-row DataFrame; ``str()`` a short table.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> report = structure_report(nx.DiGraph([("a", "b")]), nx.DiGraph([("a", "b")]))
+    >>> report["shd"], report.to_frame().shape[0]
+    (0, 1)
     """
 
     def to_frame(self) -> pd.DataFrame:
-        """The report as a one-row DataFrame."""
+        """Return the report as a one-row DataFrame.
+
+        Returns
+        -------
+        DataFrame
+        """
         return pd.DataFrame([dict(self)])
 
     def __str__(self) -> str:
@@ -348,17 +456,18 @@ def structure_report(truth, learned) -> StructureReport:
     >>> report.to_frame().shape
     (1, 14)
     """
+    # every number comes from the metric functions on the graphs as given (kinds included)
     T, L, _ = _aligned(truth, learned)
-    both_dags = not (np.any(T & T.T) or np.any(L & L.T))
-    edge = precision_recall_f1(T, L)
-    adj = adjacency_precision_recall_f1(T, L)
-    arrow = arrowhead_precision_recall_f1(T, L)
+    both_dags = _is_dag(T, _kind_of(truth)) and _is_dag(L, _kind_of(learned))
+    edge = precision_recall_f1(truth, learned)
+    adj = adjacency_precision_recall_f1(truth, learned)
+    arrow = arrowhead_precision_recall_f1(truth, learned)
     return StructureReport(
         n_nodes=int(T.shape[0]),
-        n_true_edges=int(np.triu(T | T.T, 1).sum()),
-        n_learned_edges=int(np.triu(L | L.T, 1).sum()),
-        shd=shd(T, L),
-        shd_dag=shd(T, L, kind="dag") if both_dags else None,
+        n_true_edges=len(_pairs(T)[0]),
+        n_learned_edges=len(_pairs(L)[0]),
+        shd=shd(truth, learned),
+        shd_dag=shd(truth, learned, kind="dag") if both_dags else None,
         precision=edge.precision,
         recall=edge.recall,
         f1=edge.f1,

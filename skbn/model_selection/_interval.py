@@ -20,18 +20,17 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
-from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils import check_random_state
 
 from skbn.graph import PartialGraph
 from skbn.graph._array import pair_types
-from skbn.graph._convert import as_adjacency
+from skbn.graph._convert import as_adjacency, from_adjacency
 from skbn.metrics import partial_hamming_distance, shd
 from skbn.metrics._structure import _align_to, _cpdag
-from skbn.model_selection._otsl import _common_init, _StructureSearch
-from skbn.model_selection._scorers import final_learner
+from skbn.model_selection._base_search import StructureSearchCV
+from skbn.model_selection._otsl import _SEARCH_DOC, _common_init
+from skbn.model_selection._resampling import FitJob, final_learner, run_fits
 from skbn.utils._param_validation import Interval
 
 __all__ = [
@@ -109,10 +108,42 @@ class SubsampleSplit:
         self.random_state = random_state
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Return the number of splits, ``n_subsamples``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The data (only its number of rows is used).
+        y : None
+            Ignored.
+        groups : None
+            Ignored.
+
+        Returns
+        -------
+        int
+        """
         return self.n_subsamples
 
     def split(self, X, y=None, groups=None):
-        """Yield ``(subsample, other rows)`` index pairs."""
+        """Yield ``(subsample, other rows)`` index pairs.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The data (only its number of rows is used).
+        y : None
+            Ignored.
+        groups : None
+            Ignored.
+
+        Yields
+        ------
+        train : ndarray of int
+            A subsample of ``sample_size`` rows, sorted.
+        test : ndarray of int
+            The other rows.
+        """
         n = len(X)
         if not isinstance(self.sample_size, Integral) or not 2 <= self.sample_size < n:
             raise ValueError(
@@ -137,6 +168,21 @@ class InterValScorer:
     ----------
     reference : PartialGraph
         Usually an agreement graph (see :func:`make_interval_scorer`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skbn.graph import PartialGraph
+    >>> from skbn.utils.testing import fixed_graph_learner
+    >>> truth = nx.DiGraph([("a", "b"), ("c", "b")])
+    >>> scorer = InterValScorer(PartialGraph.from_graph(truth))
+    >>> import pandas as pd
+    >>> learner = fixed_graph_learner(nx.DiGraph([("a", "b"), ("b", "c")]))
+    >>> X = pd.DataFrame({"a": [0, 1], "b": [1, 0], "c": [0, 1]})
+    >>> # the truth is a collider (both arcs directed); the learned chain's CPDAG has both
+    >>> # edges undirected, so the pairs (a, b) and (b, c) differ
+    >>> scorer(learner.fit(X))
+    -2.0
     """
 
     def __init__(self, reference: PartialGraph) -> None:
@@ -166,36 +212,72 @@ def make_interval_scorer(estimators, X) -> InterValScorer:
     Parameters
     ----------
     estimators : dict of name -> estimator, or list
+        The learners whose agreement is the reference.
     X : DataFrame or array-like
+        The data they are fitted on.
 
     Returns
     -------
     InterValScorer
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import HillClimb
+    >>> X = load_network("asia").sample(1000, random_state=0)
+    >>> scorer = make_interval_scorer([HillClimb(), HillClimb("bdeu")], X)
+    >>> scorer(HillClimb().fit(X)) <= 0
+    True
     """
-    graphs = [_graph_of(clone(est).fit(X)) for est in _named(estimators).values()]
-    return InterValScorer(agreement_graph(graphs))
+    return InterValScorer(agreement_graph(_full_fits(list(_named(estimators).values()), X)))
 
 
-def _fit_phd(estimator, X, rows, reference, true_graph):
-    subset = X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows]
-    graph = _graph_of(clone(estimator).fit(subset))
-    distance = np.nan if true_graph is None else shd(true_graph, graph)
-    return partial_hamming_distance(graph, reference), distance
+def _full_fits(estimators, X, n_jobs=None, verbose=0) -> list:
+    """Fit every estimator on all rows (through the resampling engine); return the graphs."""
+    outcomes = run_fits(
+        [FitJob(est) for est in estimators],
+        X,
+        return_estimator=True,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        desc="fits on all rows",
+    )
+    return [final_learner(o.estimator).graph_ for o in outcomes]
 
 
 @dataclass
 class InterValResult:
     """Outcome of :func:`intersection_validate`.
 
-    Attributes
+    Parameters
     ----------
     agreement : PartialGraph
+        The agreement graph of the learners' fits on all rows.
     results : DataFrame
         One row per estimator, sample size and subsample: ``phd`` (and ``shd`` when a true
         graph was given).
+    min_connected_pairs : int, default=5
+        The paper's threshold on connected agreed pairs.
+    min_relative_size : float, default=0.8
+        The paper's threshold on the share of all pairs that are agreed.
+
+    Attributes
+    ----------
     reliable : bool
         False when the agreement graph has fewer than ``min_connected_pairs`` connected pairs
         or covers less than ``min_relative_size`` of all pairs (the paper's thresholds).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skbn.graph import PartialGraph
+    >>> import networkx as nx
+    >>> agreement = PartialGraph.from_graph(nx.DiGraph([("a", "b")]))
+    >>> table = pd.DataFrame({"estimator": ["hc", "hc"], "sample_size": [10, 10],
+    ...                       "subsample": [0, 1], "phd": [0, 2]})
+    >>> result = InterValResult(agreement, table, min_connected_pairs=1, min_relative_size=0.5)
+    >>> result.reliable, float(result.summary["mean_phd"][0])
+    (True, 1.0)
     """
 
     agreement: PartialGraph
@@ -224,7 +306,12 @@ class InterValResult:
         return table.rank(axis=1, method="min").astype(int)
 
     def plot(self, ax=None):
-        """PHD learning curves with standard-error bars (the paper's Figure 4).
+        """Plot the PHD learning curves with standard-error bars (the paper's Figure 4).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw; a new figure when None.
 
         Returns
         -------
@@ -315,10 +402,7 @@ def intersection_validate(
     sizes = [int(s) for s in sample_sizes]
     if not sizes or any(not 2 <= s < n for s in sizes):
         raise ValueError(f"sample_sizes must be between 2 and {n - 1}, got {sample_sizes!r}.")
-    fits = Parallel(n_jobs=n_jobs, verbose=verbose)(
-        delayed(lambda e: _graph_of(clone(e).fit(X)))(est) for est in named.values()
-    )
-    agreement = agreement_graph(fits)
+    agreement = agreement_graph(_full_fits(list(named.values()), X, n_jobs, verbose))
     rng = check_random_state(random_state)
     tasks = []
     for size in sizes:
@@ -326,15 +410,27 @@ def intersection_validate(
             rows = np.sort(rng.choice(n, size=size, replace=False))
             for name in named:
                 tasks.append((name, size, r, rows))
-    distances = Parallel(n_jobs=n_jobs, verbose=verbose)(
-        delayed(_fit_phd)(named[name], X, rows, agreement, true_graph) for name, _, _, rows in tasks
+    outcomes = run_fits(
+        [FitJob(named[name], train=rows) for name, _, _, rows in tasks],
+        X,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        desc="fits on subsamples",
     )
-    frame = pd.DataFrame(
-        [
-            dict(estimator=name, sample_size=size, subsample=r, phd=phd, shd=d)
-            for (name, size, r, _), (phd, d) in zip(tasks, distances)
-        ]
-    )
+    nodes = agreement.nodes
+    rows_out = []
+    for (name, size, r, _), outcome in zip(tasks, outcomes):
+        graph = from_adjacency(outcome.adjacency, nodes, kind=outcome.kind)
+        rows_out.append(
+            dict(
+                estimator=name,
+                sample_size=size,
+                subsample=r,
+                phd=partial_hamming_distance(graph, agreement),
+                shd=np.nan if true_graph is None else shd(true_graph, graph),
+            )
+        )
+    frame = pd.DataFrame(rows_out)
     if true_graph is None:
         frame = frame.drop(columns="shd")
     result = InterValResult(agreement, frame, min_connected_pairs, min_relative_size)
@@ -349,7 +445,7 @@ def intersection_validate(
     return result
 
 
-class InterValSearchCV(_StructureSearch):
+class InterValSearchCV(StructureSearchCV):
     """Tune a learner by Intersection-Validation: every configuration is one "algorithm".
 
     All configurations are fitted on the full data and their CPDAGs intersected into an
@@ -364,16 +460,22 @@ class InterValSearchCV(_StructureSearch):
     param_grid : dict or list of dict
     sample_size : int
     n_subsamples : int, default=10
-    refit : bool, default=True
-    n_jobs : int, default=None
-    random_state : int, RandomState instance or None, default=None
-    verbose : int, default=0
-    error_score : "raise" or float, default=nan
-    pre_dispatch : int or str, default="2*n_jobs"
+    random_state : int, RandomState instance or None, default=None{search}
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import HillClimb
+    >>> from skbn.scores import EBIC
+    >>> X = load_network("asia").sample(1000, random_state=0)
+    >>> search = InterValSearchCV(HillClimb(EBIC()), {"criterion__gamma": [0, 1]},
+    ...                           sample_size=300, n_subsamples=2, random_state=0).fit(X)
+    >>> search.agreement_.n_pairs > 0, sorted(search.best_params_)
+    (True, ['criterion__gamma'])
     """
 
     _parameter_constraints = {
-        **_StructureSearch._parameter_constraints,
+        **StructureSearchCV._parameter_constraints,
         "param_grid": [dict, list],
         "sample_size": [Interval(Integral, 2, None, closed="left")],
         "n_subsamples": [Interval(Integral, 1, None, closed="left")],
@@ -388,14 +490,18 @@ class InterValSearchCV(_StructureSearch):
         *,
         sample_size: int,
         n_subsamples: int = 10,
-        refit: bool = True,
-        n_jobs: int | None = None,
         random_state=None,
+        refit=True,
+        n_jobs: int | None = None,
         verbose: int = 0,
         error_score=np.nan,
-        pre_dispatch="2*n_jobs",
+        min_finite_fraction: float = 0.5,
+        return_train_score: bool = False,
     ) -> None:
-        _common_init(self, estimator, None, refit, n_jobs, verbose, error_score, pre_dispatch)
+        _common_init(
+            self, estimator, None, refit, n_jobs, verbose, error_score, min_finite_fraction
+        )
+        self.return_train_score = return_train_score
         self.param_grid = param_grid
         self.sample_size = sample_size
         self.n_subsamples = n_subsamples
@@ -415,23 +521,31 @@ class InterValSearchCV(_StructureSearch):
         Parameters
         ----------
         X : DataFrame or array-like
+            The data.
         y : None
             Ignored.
+        **params
+            Not supported (structure learners take no fit parameters).
 
         Returns
         -------
         self
         """
         candidates = list(ParameterGrid(self.param_grid))
-        graphs = Parallel(n_jobs=self.n_jobs)(
-            delayed(
-                lambda p: _graph_of(clone(self.estimator).set_params(**clone(p, safe=False)).fit(X))
-            )(p)
-            for p in candidates
+        outcomes = run_fits(
+            [FitJob(self.estimator, params=p) for p in candidates],
+            X,
+            return_estimator=True,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+            desc="fits on all rows",
         )
-        self.agreement_ = agreement_graph(graphs)
+        self.agreement_ = agreement_graph([final_learner(o.estimator).graph_ for o in outcomes])
         self._interval_scorer = InterValScorer(self.agreement_)
         return super().fit(X, y, **params)
 
     def _run_search(self, evaluate_candidates):
         evaluate_candidates(ParameterGrid(self.param_grid))
+
+
+InterValSearchCV.__doc__ = InterValSearchCV.__doc__.replace("{search}", _SEARCH_DOC)

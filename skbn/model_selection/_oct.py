@@ -6,24 +6,33 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, clone
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 from sklearn.model_selection import KFold, ParameterGrid
 from sklearn.utils import check_random_state
 
-from skbn.data import DiscreteData, check_data
-from skbn.graph._convert import to_adjacency
-from skbn.model_selection._scorers import final_learner
+from skbn.data import check_data
+from skbn.model_selection._resampling import FitJob, final_learner, run_fits
+from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval, validate_params_of
 
 __all__ = ["OCTSearchCV", "markov_blankets", "prediction_mutual_information"]
 
 
 def markov_blankets(A: np.ndarray) -> list[np.ndarray]:
-    """Markov blanket of every node of a DAG, CPDAG or PDAG adjacency ``A``.
+    """List the Markov blanket of every node of a DAG, CPDAG or PDAG adjacency ``A``.
 
     Parents, children, undirected neighbours, and the other parents of the children.
+
+    Parameters
+    ----------
+    A : array-like of shape (p, p)
+        ``A[i, j] = 1`` for an arc ``i -> j`` (both halves for an undirected edge).
+
+    Returns
+    -------
+    list of ndarray
+        The blanket of each node, as positions.
 
     Examples
     --------
@@ -74,10 +83,24 @@ def _mi_gaussian_rows(y: np.ndarray, yhat: np.ndarray) -> np.ndarray:
 
 
 def prediction_mutual_information(y, yhat, discrete: bool) -> float:
-    """OCT's predictive performance: mutual information between values and predictions.
+    """Compute OCT's predictive performance: mutual information of values and predictions.
 
     Plug-in estimate on codes for discrete variables; the Gaussian formula from the
     correlation for continuous ones. Constant predictions carry no information (0).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Observed values (codes for discrete variables).
+    yhat : array-like of shape (n,)
+        Predictions.
+    discrete : bool
+        Whether the variable is discrete.
+
+    Returns
+    -------
+    float
+        In nats.
 
     Examples
     --------
@@ -88,12 +111,6 @@ def prediction_mutual_information(y, yhat, discrete: bool) -> float:
     y, yhat = np.asarray(y), np.asarray(yhat)
     rows = _mi_discrete_rows if discrete else _mi_gaussian_rows
     return float(rows(y, yhat[None, :])[0])
-
-
-def _fit_graph(estimator, params, X, rows, names):
-    est = clone(estimator).set_params(**clone(params, safe=False))
-    est.fit(X.iloc[rows])
-    return to_adjacency(final_learner(est).graph_, names)
 
 
 def _predict_node(predictor, values, train, test, node, blanket, discrete):
@@ -181,7 +198,7 @@ class OCTSearchCV(BaseEstimator):
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "n_permutations": [Interval(Integral, 1, None, closed="left")],
         "refit": ["boolean"],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
         "random_state": ["random_state"],
     }
 
@@ -225,10 +242,8 @@ class OCTSearchCV(BaseEstimator):
         """
         validate_params_of(self)
         data = check_data(X)
-        frame = data.to_frame()
-        discrete = isinstance(data, DiscreteData)
+        discrete = data.kind == "discrete"
         values = data.codes if discrete else data.values
-        names = list(data.names)
         n, p = data.n_samples, data.n_features
         if n < self.cv:
             raise ValueError(f"cv={self.cv} folds need at least {self.cv} rows; X has {n}.")
@@ -243,17 +258,26 @@ class OCTSearchCV(BaseEstimator):
             predictor = forest(n_estimators=100, random_state=forest_seed)
         candidates = list(ParameterGrid(self.param_grid))
         jobs = [(c, f) for c in range(len(candidates)) for f in range(len(folds))]
-        graphs = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_graph)(self.estimator, candidates[c], frame, folds[f][0], names)
-            for c, f in jobs
+        outcomes = run_fits(
+            [FitJob(self.estimator, params=candidates[c], train=folds[f][0]) for c, f in jobs],
+            data,
+            n_jobs=self.n_jobs,
+            desc="OCT fits",
         )
-        blankets = {job: markov_blankets(A) for job, A in zip(jobs, graphs)}
+        blankets = {job: markov_blankets(o.adjacency) for job, o in zip(jobs, outcomes)}
         tasks = [(c, f, v) for c, f in jobs for v in range(p)]
-        predictions = Parallel(n_jobs=self.n_jobs)(
-            delayed(_predict_node)(
-                predictor, values, folds[f][0], folds[f][1], v, blankets[c, f][v], discrete
-            )
-            for c, f, v in tasks
+        predictions = parallel_map(
+            lambda t: _predict_node(
+                predictor,
+                values,
+                folds[t[1]][0],
+                folds[t[1]][1],
+                t[2],
+                blankets[t[:2]][t[2]],
+                discrete,
+            ),
+            tasks,
+            n_jobs=self.n_jobs,
         )
         test_rows = np.concatenate([test for _, test in folds])
         pooled = np.empty((len(candidates), p, n), dtype=np.float64)

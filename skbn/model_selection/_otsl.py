@@ -8,48 +8,44 @@ from numbers import Integral
 import numpy as np
 from sklearn.model_selection import ParameterGrid, ParameterSampler
 
-from skbn.model_selection._scorers import final_learner, get_structure_scorer
+from skbn.model_selection._base_search import StructureSearchCV
 from skbn.model_selection._split import InSampleSplit, OutOfSampleBootstrap
 from skbn.utils._param_validation import Interval
-from skbn.utils._search import BaseSearchCV, NanMeanSearchMixin
 
 __all__ = ["OTSLSearchCV", "OTSLRandomSearchCV", "InSampleSearchCV"]
 
 
-class _StructureSearch(NanMeanSearchMixin, BaseSearchCV):
-    """Common ground: structure-scorer names, NaN-tolerant means, the ``graph_`` shortcut."""
-
-    return_train_score = False
-
-    _parameter_constraints = {
-        **BaseSearchCV._parameter_constraints,
-        "scoring": [str, callable],
-    }
-    _parameter_constraints.pop("cv", None)
-    _parameter_constraints.pop("return_train_score", None)
-
-    def _get_scorers(self):
-        return get_structure_scorer(self.scoring), "score"
-
-    @property
-    def graph_(self):
-        """The learned structure of the refitted best estimator."""
-        if not hasattr(self, "best_estimator_"):
-            raise AttributeError("graph_ is available after fit with refit=True.")
-        return final_learner(self.best_estimator_).graph_
-
-
-def _common_init(self, estimator, scoring, refit, n_jobs, verbose, error_score, pre_dispatch):
+def _common_init(self, estimator, scoring, refit, n_jobs, verbose, error_score, fraction):
     self.estimator = estimator
     self.scoring = scoring
     self.refit = refit
     self.n_jobs = n_jobs
     self.verbose = verbose
     self.error_score = error_score
-    self.pre_dispatch = pre_dispatch
+    self.min_finite_fraction = fraction
 
 
-class OTSLSearchCV(_StructureSearch):
+_SEARCH_DOC = """
+    refit : bool, str or callable, default=True
+        Refit the best configuration on all of ``X`` (with several scorers: the name of the
+        one that picks it).
+    n_jobs : int, default=None
+        Parallel fits through joblib (so ``joblib.parallel_backend("dask")`` spreads them);
+        -1 uses every core. Results do not depend on it.
+    verbose : int, default=0
+        Above 0, a progress bar over the fits.
+    error_score : "raise" or float, default=nan
+        Score of a fit that fails (a warning counts the failures); "raise" stops at the first.
+    min_finite_fraction : float, default=0.5
+        A configuration is ranked only if at least this share of its splits (and at least
+        one) scored a finite value; splits score NaN when the fit failed or the learned PDAG
+        has no DAG extension, and are left out of the mean. 0 ranks any configuration with
+        one finite split, as the OTSL authors' code does (``colMeans(na.rm=TRUE)``).
+    return_train_score : bool, default=False
+        Also score each fit on its training rows (``split<i>_train_score``, ...)."""
+
+
+class OTSLSearchCV(StructureSearchCV):
     """Out-of-sample Tuning for Structure Learning (Chobtham & Constantinou).
 
     Every configuration of ``param_grid`` is fitted on ``n_resamples`` bootstrap training
@@ -65,26 +61,19 @@ class OTSLSearchCV(_StructureSearch):
         A structure learner or a Pipeline ending in one.
     param_grid : dict or list of dict
         As in ``GridSearchCV`` (nested names such as ``criterion__gamma`` work).
-    scoring : {"ebic", "bdeu", "bic", "aic", "loglik"} or callable, default="ebic"
+    scoring : str, callable, list or dict, default="ebic"
         ``"ebic"`` is the paper's Algorithm 2 (each configuration's own EBIC gamma, else 0),
-        ``"bdeu"`` its Algorithm 3 (own iss, else 1). A callable is any structure scorer.
+        ``"bdeu"`` its Algorithm 3 (own iss, else 1); also ``"bic"``, ``"aic"``,
+        ``"loglik"``. A callable is any structure scorer; a list of names or a dict of
+        scorers evaluates several (then ``refit`` names the one that picks).
     n_resamples : int, default=10
-    refit : bool, default=True
-        Refit the best configuration on all of ``X``.
-    n_jobs : int, default=None
-        Parallel fits through joblib (so ``joblib.parallel_backend("dask")`` spreads them).
     random_state : int, RandomState instance or None, default=None
-        Seeds the resampling; results do not depend on ``n_jobs``.
-    verbose : int, default=0
-    error_score : "raise" or float, default=nan
-        Score of a fit that fails. Splits scoring NaN (failed fits, PDAGs with no DAG
-        extension) are left out of a configuration's mean, as in the authors' code.
-    pre_dispatch : int or str, default="2*n_jobs"
+        Seeds the resampling; results do not depend on ``n_jobs``.{search}
 
     Attributes
     ----------
     cv_results_ : dict
-        As ``GridSearchCV``'s, plus ``n_finite_splits``.
+        As ``GridSearchCV``'s, plus ``n_finite_splits`` (finite splits per configuration).
     best_params_, best_score_, best_index_, best_estimator_, n_splits_, scorer_
     graph_ : networkx.DiGraph
         The structure learned by the refitted best configuration.
@@ -107,7 +96,7 @@ class OTSLSearchCV(_StructureSearch):
     """
 
     _parameter_constraints = {
-        **_StructureSearch._parameter_constraints,
+        **StructureSearchCV._parameter_constraints,
         "param_grid": [dict, list],
         "n_resamples": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
@@ -120,14 +109,18 @@ class OTSLSearchCV(_StructureSearch):
         *,
         scoring="ebic",
         n_resamples: int = 10,
-        refit: bool = True,
-        n_jobs: int | None = None,
         random_state=None,
+        refit=True,
+        n_jobs: int | None = None,
         verbose: int = 0,
         error_score=np.nan,
-        pre_dispatch="2*n_jobs",
+        min_finite_fraction: float = 0.5,
+        return_train_score: bool = False,
     ) -> None:
-        _common_init(self, estimator, scoring, refit, n_jobs, verbose, error_score, pre_dispatch)
+        _common_init(
+            self, estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
+        )
+        self.return_train_score = return_train_score
         self.param_grid = param_grid
         self.n_resamples = n_resamples
         self.random_state = random_state
@@ -141,16 +134,44 @@ class OTSLSearchCV(_StructureSearch):
         evaluate_candidates(ParameterGrid(self.param_grid))
 
 
+OTSLSearchCV.__doc__ = OTSLSearchCV.__doc__.replace("{search}", _SEARCH_DOC)
+
+
 class OTSLRandomSearchCV(OTSLSearchCV):
     """OTSL over ``n_iter`` configurations sampled from ``param_distributions``.
 
-    Parameters are those of :class:`OTSLSearchCV`, with ``param_distributions`` (lists or
-    scipy distributions, as ``RandomizedSearchCV``) and ``n_iter`` instead of
-    ``param_grid``; ``random_state`` seeds both the sampling and the resampling.
+    As :class:`OTSLSearchCV`, with candidates drawn as ``RandomizedSearchCV`` draws them.
+
+    Parameters
+    ----------
+    estimator : estimator
+        A structure learner or a Pipeline ending in one.
+    param_distributions : dict or list of dict
+        Lists or scipy distributions per parameter, as in ``RandomizedSearchCV``.
+    n_iter : int, default=10
+        Configurations sampled.
+    scoring : str, callable, list or dict, default="ebic"
+        As :class:`OTSLSearchCV`.
+    n_resamples : int, default=10
+        Bootstrap resamples per configuration.
+    random_state : int, RandomState instance or None, default=None
+        Seeds both the sampling of configurations and the resampling.{search}
+
+    Examples
+    --------
+    >>> from scipy.stats import uniform
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import HillClimb
+    >>> from skbn.scores import EBIC
+    >>> X = load_network("asia").sample(1000, random_state=0)
+    >>> search = OTSLRandomSearchCV(HillClimb(EBIC()), {"criterion__gamma": uniform(0, 1)},
+    ...                             n_iter=2, n_resamples=2, random_state=0).fit(X)
+    >>> len(search.cv_results_["params"])
+    2
     """
 
     _parameter_constraints = {
-        **_StructureSearch._parameter_constraints,
+        **StructureSearchCV._parameter_constraints,
         "param_distributions": [dict, list],
         "n_iter": [Interval(Integral, 1, None, closed="left")],
         "n_resamples": [Interval(Integral, 1, None, closed="left")],
@@ -165,14 +186,18 @@ class OTSLRandomSearchCV(OTSLSearchCV):
         n_iter: int = 10,
         scoring="ebic",
         n_resamples: int = 10,
-        refit: bool = True,
-        n_jobs: int | None = None,
         random_state=None,
+        refit=True,
+        n_jobs: int | None = None,
         verbose: int = 0,
         error_score=np.nan,
-        pre_dispatch="2*n_jobs",
+        min_finite_fraction: float = 0.5,
+        return_train_score: bool = False,
     ) -> None:
-        _common_init(self, estimator, scoring, refit, n_jobs, verbose, error_score, pre_dispatch)
+        _common_init(
+            self, estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
+        )
+        self.return_train_score = return_train_score
         self.param_distributions = param_distributions
         self.n_iter = n_iter
         self.n_resamples = n_resamples
@@ -184,7 +209,10 @@ class OTSLRandomSearchCV(OTSLSearchCV):
         )
 
 
-class InSampleSearchCV(_StructureSearch):
+OTSLRandomSearchCV.__doc__ = OTSLRandomSearchCV.__doc__.replace("{search}", _SEARCH_DOC)
+
+
+class InSampleSearchCV(StructureSearchCV):
     """Baseline tuner: pick the configuration whose structure scores best on the training data.
 
     Each configuration is fitted once on all of ``X`` and scored on the same rows (in-sample
@@ -192,18 +220,31 @@ class InSampleSearchCV(_StructureSearch):
 
     Parameters
     ----------
-    estimator, param_grid, refit, n_jobs, verbose, error_score, pre_dispatch
-        As :class:`OTSLSearchCV`.
-    scoring : {"bic", "aic", "ebic", "bdeu", "loglik"} or callable, default="bic"
+    estimator : estimator
+        A structure learner or a Pipeline ending in one.
+    param_grid : dict or list of dict
+        As in ``GridSearchCV``.
+    scoring : str, callable, list or dict, default="bic"
+        ``"bic"``, ``"aic"``, ``"ebic"``, ``"bdeu"``, ``"loglik"``, a structure scorer, or
+        several of them.{search}
 
     References
     ----------
     G. Schwarz, "Estimating the dimension of a model", Annals of Statistics 6, 1978.
     H. Akaike, "A new look at the statistical model identification", IEEE TAC 19, 1974.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import FGES
+    >>> X = load_network("asia").sample(1000, random_state=0)
+    >>> search = InSampleSearchCV(FGES(), {"penalty_discount": [1, 4]}).fit(X)
+    >>> search.n_splits_, sorted(search.best_params_)
+    (1, ['penalty_discount'])
     """
 
     _parameter_constraints = {
-        **_StructureSearch._parameter_constraints,
+        **StructureSearchCV._parameter_constraints,
         "param_grid": [dict, list],
     }
 
@@ -213,13 +254,17 @@ class InSampleSearchCV(_StructureSearch):
         param_grid,
         *,
         scoring="bic",
-        refit: bool = True,
+        refit=True,
         n_jobs: int | None = None,
         verbose: int = 0,
         error_score=np.nan,
-        pre_dispatch="2*n_jobs",
+        min_finite_fraction: float = 0.5,
+        return_train_score: bool = False,
     ) -> None:
-        _common_init(self, estimator, scoring, refit, n_jobs, verbose, error_score, pre_dispatch)
+        _common_init(
+            self, estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
+        )
+        self.return_train_score = return_train_score
         self.param_grid = param_grid
 
     @property
@@ -229,3 +274,6 @@ class InSampleSearchCV(_StructureSearch):
 
     def _run_search(self, evaluate_candidates):
         evaluate_candidates(ParameterGrid(self.param_grid))
+
+
+InSampleSearchCV.__doc__ = InSampleSearchCV.__doc__.replace("{search}", _SEARCH_DOC)

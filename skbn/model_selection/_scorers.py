@@ -12,21 +12,12 @@ from __future__ import annotations
 
 from sklearn.pipeline import Pipeline
 
-from skbn.data import DiscreteData, check_data
+from skbn.data import check_data
 from skbn.graph import NoExtensionError, to_dag
 from skbn.metrics import f1_adjacency, f1_arrowhead, precision_recall_f1, shd
-from skbn.scores import (
-    AIC,
-    BIC,
-    EBIC,
-    BDeu,
-    GaussianAIC,
-    GaussianBIC,
-    GaussianEBIC,
-    GaussianLogLikelihood,
-    LogLikelihood,
-    Score,
-)
+from skbn.model_selection._resampling import final_learner
+from skbn.scores import Score
+from skbn.scores._registry import SCORES
 
 __all__ = [
     "aic_scorer",
@@ -39,11 +30,6 @@ __all__ = [
     "make_structure_scorer",
     "make_truth_scorer",
 ]
-
-
-def final_learner(estimator):
-    """The structure learner itself, or the last step of a Pipeline ending in one."""
-    return estimator.steps[-1][1] if isinstance(estimator, Pipeline) else estimator
 
 
 def _learner_and_data(estimator, X):
@@ -66,9 +52,11 @@ def _fitted_graph(learner):
 class _StructureScorer:
     """Scores ``graph_`` on held-out data with a score chosen per estimator and data."""
 
-    def __init__(self, choose, name: str) -> None:
+    def __init__(self, choose, name: str, doc: str | None = None) -> None:
         self._choose = choose
         self._name = name
+        if doc is not None:
+            self.__doc__ = doc
 
     def __call__(self, estimator, X, y=None) -> float:
         learner, Xt = _learner_and_data(estimator, X)
@@ -85,31 +73,42 @@ class _StructureScorer:
         return self._name
 
 
-def _criterion(learner):
-    return getattr(learner, "criterion", None)
+def _criterion(learner, data):
+    """The learner's score as an object for ``data`` (a family name is resolved), or None."""
+    crit = getattr(learner, "criterion", None)
+    if isinstance(crit, str):
+        try:
+            return SCORES.resolve(crit, data.kind)
+        except ValueError:
+            return None
+    return crit
 
 
-def _choose_ebic(learner, data):
-    crit = _criterion(learner)
-    gamma = crit.gamma if isinstance(crit, (EBIC, GaussianEBIC)) else 0.0
-    return EBIC(gamma=gamma) if isinstance(data, DiscreteData) else GaussianEBIC(gamma=gamma)
+def _own_parameter(learner, data, family: str, parameter: str, default: float) -> float:
+    """The value of ``parameter`` of the learner's score if it is of ``family``."""
+    crit = _criterion(learner, data)
+    if crit is not None and SCORES.family_of(crit) == family:
+        return getattr(crit, parameter)
+    return default
 
 
-def _choose_bdeu(learner, data):
-    crit = _criterion(learner)
-    return BDeu(iss=crit.iss if isinstance(crit, BDeu) else 1.0)
+class _Family:
+    """A family's score for the held-out data's kind.
 
+    One parameter may come from the learner's own score when it is of that family (the OTSL
+    paper's Algorithms 2 and 3).
+    """
 
-def _choose_bic(learner, data):
-    return BIC() if isinstance(data, DiscreteData) else GaussianBIC()
+    def __init__(self, family: str, parameter: str | None = None, default: float = 0.0) -> None:
+        self.family = family
+        self.parameter = parameter
+        self.default = default
 
-
-def _choose_aic(learner, data):
-    return AIC() if isinstance(data, DiscreteData) else GaussianAIC()
-
-
-def _choose_loglik(learner, data):
-    return LogLikelihood() if isinstance(data, DiscreteData) else GaussianLogLikelihood()
+    def __call__(self, learner, data):
+        if self.parameter is None:
+            return SCORES.resolve(self.family, data.kind)
+        value = _own_parameter(learner, data, self.family, self.parameter, self.default)
+        return SCORES.resolve(self.family, data.kind, **{self.parameter: value})
 
 
 class _Fixed:
@@ -120,18 +119,87 @@ class _Fixed:
         return self.score
 
 
-#: The OTSL paper's Algorithm 2: EBIC with the configuration's own gamma when its score is
-#: EBIC, else gamma = 0 (BIC); GaussianEBIC on continuous data.
-ebic_scorer = _StructureScorer(_choose_ebic, "ebic_scorer")
-#: The paper's Algorithm 3: BDeu with the configuration's own iss when its score is BDeu,
-#: else iss = 1 (discrete data).
-bdeu_scorer = _StructureScorer(_choose_bdeu, "bdeu_scorer")
-#: BIC (GaussianBIC on continuous data) of the structure on held-out data.
-bic_scorer = _StructureScorer(_choose_bic, "bic_scorer")
-#: AIC (GaussianAIC on continuous data) of the structure on held-out data.
-aic_scorer = _StructureScorer(_choose_aic, "aic_scorer")
-#: Maximised log-likelihood of the structure on held-out data.
-loglik_scorer = _StructureScorer(_choose_loglik, "loglik_scorer")
+_SCORER_DOC = """{summary}
+
+Parameters
+----------
+estimator : structure learner or Pipeline ending in one
+    Fitted; its ``graph_`` is scored.
+X : DataFrame or array-like
+    Held-out data; the network's parameters are estimated on it.
+y : None
+    Ignored.
+
+Returns
+-------
+float
+    Higher is better; NaN for a PDAG with no consistent DAG extension.
+
+Examples
+--------
+>>> from skbn.datasets import load_network
+>>> from skbn.learners import HillClimb
+>>> from skbn.scores import get_score
+>>> X = load_network("asia").sample(1000, random_state=0)
+>>> hc = HillClimb({learner_score}).fit(X.iloc[:800])
+>>> held_out = X.iloc[800:]
+>>> {name}(hc, held_out) == get_score({score}).score_graph(hc.graph_, held_out)
+True
+"""
+
+
+def _scorer(family, parameter, default, name, summary, learner_score, score):
+    doc = _SCORER_DOC.format(summary=summary, name=name, learner_score=learner_score, score=score)
+    return _StructureScorer(_Family(family, parameter, default), name, doc)
+
+
+ebic_scorer = _scorer(
+    "ebic",
+    "gamma",
+    0.0,
+    "ebic_scorer",
+    "The OTSL paper's Algorithm 2: EBIC on held-out data with the configuration's own gamma "
+    "(its score is EBIC), else gamma = 0 (BIC); GaussianEBIC on continuous data.",
+    "get_score('ebic', gamma=1.0)",
+    "'ebic', gamma=1.0",
+)
+bdeu_scorer = _scorer(
+    "bdeu",
+    "iss",
+    1.0,
+    "bdeu_scorer",
+    "The OTSL paper's Algorithm 3: BDeu on held-out data with the configuration's own "
+    "imaginary sample size (its score is BDeu), else iss = 1 (discrete data).",
+    "'bic'",
+    "'bdeu'",
+)
+bic_scorer = _scorer(
+    "bic",
+    None,
+    0.0,
+    "bic_scorer",
+    "BIC of the structure on held-out data (GaussianBIC on continuous data).",
+    "",
+    "'bic'",
+)
+aic_scorer = _scorer(
+    "aic",
+    None,
+    0.0,
+    "aic_scorer",
+    "AIC of the structure on held-out data (GaussianAIC on continuous data).",
+    "",
+    "'aic'",
+)
+loglik_scorer = _scorer(
+    "loglik",
+    None,
+    0.0,
+    "loglik_scorer",
+    "Maximised log-likelihood of the structure on held-out data.",
+    "",
+    "'loglik'",
+)
 
 _BY_NAME = {
     "ebic": ebic_scorer,
@@ -171,18 +239,18 @@ class _ChooseNormalisedEBIC:
         self.n_penalties = n_penalties
 
     def __call__(self, learner, data):
-        crit = _criterion(learner)
+        crit = _criterion(learner, data)
         penalty = getattr(crit, "penalty_discount", None)
-        if penalty is None:
+        if penalty is None or getattr(learner, "penalty_discount", 1.0) != 1.0:
             penalty = getattr(learner, "penalty_discount", 1.0)
         gamma = max(float(penalty) - 1.0, 0.0) / self.n_penalties
-        if isinstance(data, DiscreteData):
-            return EBIC(gamma=gamma, base="aic")
-        return GaussianEBIC(gamma=gamma)
+        # the AIC scale of the authors' code; the Gaussian EBIC has no such option
+        params = {"gamma": gamma, "base": "aic"} if data.kind == "discrete" else {"gamma": gamma}
+        return SCORES.resolve("ebic", data.kind, **params)
 
 
 def make_normalised_ebic_scorer(n_penalties: int = 20):
-    """OTSL's "EBIC(norm)" as the authors' code computes it (their v4.1 scripts).
+    """Make OTSL's "EBIC(norm)" scorer as the authors' code computes it (their v4.1 scripts).
 
     A configuration with penalty ``P`` (its score's ``penalty_discount``, or the learner's own
     ``penalty_discount`` as for FGES) is scored with ``gamma = (P - 1) / n_penalties`` on the
@@ -196,6 +264,18 @@ def make_normalised_ebic_scorer(n_penalties: int = 20):
     Returns
     -------
     callable
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import HillClimb
+    >>> from skbn.scores import AIC, EBIC
+    >>> X = load_network("asia").sample(1000, random_state=0)
+    >>> hc = HillClimb(AIC(penalty_discount=5)).fit(X)
+    >>> # penalty 5 on a grid of 20: gamma = (5 - 1) / 20 on the AIC scale
+    >>> make_normalised_ebic_scorer(20)(hc, X) == EBIC(gamma=0.2, base="aic").score_graph(
+    ...     hc.graph_, X)
+    True
     """
     return _StructureScorer(
         _ChooseNormalisedEBIC(int(n_penalties)),
@@ -204,7 +284,22 @@ def make_normalised_ebic_scorer(n_penalties: int = 20):
 
 
 def get_structure_scorer(scoring):
-    """Resolve "ebic", "bdeu", "bic", "aic", "loglik" or a callable to a scorer."""
+    """Resolve "ebic", "bdeu", "bic", "aic", "loglik" or a callable to a scorer.
+
+    Parameters
+    ----------
+    scoring : str or callable
+        A scorer name, or a scorer (returned as it is).
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> get_structure_scorer("bic")
+    bic_scorer
+    """
     if callable(scoring):
         return scoring
     try:
@@ -249,5 +344,14 @@ def make_truth_scorer(true_graph, metric: str = "f1"):
     Returns
     -------
     callable
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import HillClimb
+    >>> network = load_network("asia")
+    >>> hc = HillClimb().fit(network.sample(2000, random_state=0))
+    >>> 0 < make_truth_scorer(network.graph, "f1")(hc) <= 1
+    True
     """
     return _TruthScorer(true_graph, metric)

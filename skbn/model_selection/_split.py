@@ -64,6 +64,17 @@ class OutOfSampleBootstrap:
         self.random_state = random_state
 
     def get_params(self, deep: bool = True) -> dict:
+        """Return the splitter's parameters (as scikit-learn's splitters do).
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Ignored (the parameters hold no estimators).
+
+        Returns
+        -------
+        dict
+        """
         return {
             "n_resamples": self.n_resamples,
             "test_fraction": self.test_fraction,
@@ -71,10 +82,42 @@ class OutOfSampleBootstrap:
         }
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Return the number of splits, ``n_resamples``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The data (only its number of rows is used).
+        y : None
+            Ignored.
+        groups : None
+            Ignored.
+
+        Returns
+        -------
+        int
+        """
         return self.n_resamples
 
     def split(self, X, y=None, groups=None):
-        """Yield ``(train, test)`` row indices (with repeats) for each resample."""
+        """Yield ``(train, test)`` row indices (with repeats) for each resample.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The data (only its number of rows is used).
+        y : None
+            Ignored.
+        groups : None
+            Ignored.
+
+        Yields
+        ------
+        train : ndarray of int
+            Training rows, drawn with replacement.
+        test : ndarray of int
+            Test rows, drawn with replacement from the rows not drawn for training.
+        """
         validate_params_of(self)
         n = _n_rows(X)
         if self.test_fraction is None:  # the paper: N (K - 1) / K and N / K rows
@@ -114,10 +157,42 @@ class InSampleSplit:
     """
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Return the number of splits, always 1.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The data (only its number of rows is used).
+        y : None
+            Ignored.
+        groups : None
+            Ignored.
+
+        Returns
+        -------
+        int
+        """
         return 1
 
     def split(self, X, y=None, groups=None):
-        """Yield the single split ``(all rows, all rows)``."""
+        """Yield the single split ``(all rows, all rows)``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The data (only its number of rows is used).
+        y : None
+            Ignored.
+        groups : None
+            Ignored.
+
+        Yields
+        ------
+        train : ndarray of int
+            Every row.
+        test : ndarray of int
+            Every row.
+        """
         rows = np.arange(_n_rows(X))
         yield rows, rows
 

@@ -6,25 +6,15 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils import check_random_state
 
-from skbn.graph._convert import to_adjacency
-from skbn.model_selection._scorers import final_learner
+from skbn.model_selection._resampling import FitJob, final_learner, run_fits
+from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import Interval, validate_params_of
 
 __all__ = ["StARSSearchCV"]
-
-
-def _fit_adjacency(estimator, params, X, rows):
-    """Fit a clone with ``params`` on the given rows; return its symmetric adjacency."""
-    est = clone(estimator).set_params(**clone(params, safe=False))
-    est.fit(X.iloc[rows] if hasattr(X, "iloc") else np.asarray(X)[rows])
-    graph = final_learner(est).graph_
-    A = to_adjacency(graph)
-    return (A | A.T).astype(bool)
 
 
 class StARSSearchCV(BaseEstimator):
@@ -48,7 +38,10 @@ class StARSSearchCV(BaseEstimator):
         Rows per subsample; None uses ``min(n / 2, 10 sqrt(n))`` as Liu et al. suggest.
     refit : bool, default=True
     n_jobs : int, default=None
+        Parallel fits (-1: every core); the result does not depend on it.
     random_state : int, RandomState instance or None, default=None
+    verbose : int, default=0
+        Above 0, a progress bar over the fits.
 
     Attributes
     ----------
@@ -79,8 +72,9 @@ class StARSSearchCV(BaseEstimator):
         "n_subsamples": [Interval(Integral, 2, None, closed="left")],
         "subsample_size": [Interval(Integral, 2, None, closed="left"), None],
         "refit": ["boolean"],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
         "random_state": ["random_state"],
+        "verbose": ["verbose"],
     }
 
     def __init__(
@@ -94,6 +88,7 @@ class StARSSearchCV(BaseEstimator):
         refit: bool = True,
         n_jobs: int | None = None,
         random_state=None,
+        verbose: int = 0,
     ) -> None:
         self.estimator = estimator
         self.param_grid = param_grid
@@ -103,6 +98,7 @@ class StARSSearchCV(BaseEstimator):
         self.refit = refit
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, y=None):
         """Run StARS on ``X``.
@@ -128,10 +124,14 @@ class StARSSearchCV(BaseEstimator):
         ]
         candidates = list(ParameterGrid(self.param_grid))
         jobs = [(c, s) for c in range(len(candidates)) for s in range(len(subsamples))]
-        fits = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_adjacency)(self.estimator, candidates[c], X, subsamples[s])
-            for c, s in jobs
+        outcomes = run_fits(
+            [FitJob(self.estimator, params=candidates[c], train=subsamples[s]) for c, s in jobs],
+            X,
+            n_jobs=self.n_jobs,
+            verbose=self.verbose,
+            desc="StARS fits",
         )
+        fits = [(o.adjacency | o.adjacency.T).astype(bool) for o in outcomes]
         p = fits[0].shape[0]
         upper = np.triu(np.ones((p, p), dtype=bool), 1)
         theta = np.zeros((len(candidates), p, p))

@@ -10,6 +10,10 @@ extension). Higher is better for every score.
 Discrete scores count family configurations with numba kernels; Gaussian scores work from the
 covariance matrix, so a local score costs O(k^3) in the number of parents, not O(n).
 
+A family name stands for a score wherever one is taken: ``HillClimb("bic")`` uses BIC on
+discrete data and GaussianBIC on continuous data; :func:`get_score` resolves a name for a kind
+of data and :func:`get_score_names` lists the names (bnlearn's and pgmpy's spellings included).
+
 Score-equivalent scores (equal on Markov-equivalent DAGs): LogLikelihood, BIC, AIC, EBIC,
 BDeu, GaussianLogLikelihood, GaussianAIC, GaussianBIC, GaussianEBIC, BGe. K2 and FNML are
 not.
@@ -24,6 +28,7 @@ from skbn.scores._gaussian import (
     GaussianEBIC,
     GaussianLogLikelihood,
 )
+from skbn.scores._registry import get_score, get_score_names
 
 __all__ = [
     "AIC",
@@ -40,4 +45,6 @@ __all__ = [
     "K2",
     "LogLikelihood",
     "Score",
+    "get_score",
+    "get_score_names",
 ]

@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from skbn.data import DiscreteData, GaussianData
-from skbn.graph._array import pdag_to_dag_array
+from skbn.graph._array import parents_csr, pdag_to_dag_array
 from skbn.graph._convert import as_adjacency
 from skbn.utils._binding import DataBound, check_data_for
 
@@ -24,6 +24,16 @@ class Score(BaseEstimator):
     nested parameters such as ``score__penalty_discount`` can be searched. ``bind(X)``
     validates and encodes the data once and returns a :class:`BoundScore` whose
     ``local_score(child, parents)`` is cached per family.
+
+    See Also
+    --------
+    get_score : A score by family name, for a kind of data.
+
+    Examples
+    --------
+    >>> from skbn.scores import BIC, Score
+    >>> isinstance(BIC(), Score), BIC().data_kind
+    (True, 'discrete')
     """
 
     #: "discrete" or "gaussian": the kind of data the score needs.
@@ -31,7 +41,17 @@ class Score(BaseEstimator):
     _parameter_constraints: dict = {}
 
     def bind(self, X) -> BoundScore:
-        """Validate ``X`` for this score and return a bound, caching scorer."""
+        """Validate ``X`` for this score and return a bound, caching scorer.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like or checked data
+            The data, of the kind the score needs.
+
+        Returns
+        -------
+        BoundScore
+        """
         return self._bind(check_data_for(self, X))
 
     def _bind(self, data) -> BoundScore:  # pragma: no cover - abstract
@@ -59,11 +79,28 @@ class Score(BaseEstimator):
 class BoundScore(DataBound):
     """A score bound to one data set, with a cache of local scores.
 
+    Made by :meth:`Score.bind`, not directly.
+
+    Parameters
+    ----------
+    score : Score
+        The score object it was bound from.
+    data : DiscreteData or GaussianData
+        The checked data.
+
     Attributes
     ----------
     data : DiscreteData or GaussianData
     names : tuple of str
     n_samples, n_features : int
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skbn.scores import BIC
+    >>> bound = BIC().bind(pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 1, 1]}))
+    >>> bound.local_score("b", ["a"]) == bound.local_score(1, [0])  # names or positions
+    True
     """
 
     def __init__(self, score: Score, data: DiscreteData | GaussianData) -> None:
@@ -72,27 +109,76 @@ class BoundScore(DataBound):
         self._cache: dict[tuple[int, tuple[int, ...]], float] = {}
 
     def local_score(self, child, parents: Iterable = ()) -> float:
-        """Score of the family ``child <- parents`` (names or column indices); cached."""
+        """Score the family ``child <- parents``; cached.
+
+        Parameters
+        ----------
+        child : str or int
+            A column name or position.
+        parents : iterable of str or int, default=()
+            The parent set.
+
+        Returns
+        -------
+        float
+        """
         y = self._resolve(child)
         pa = tuple(sorted({self._resolve(u) for u in parents}))
         if y in pa:
             raise ValueError("A variable cannot be its own parent.")
-        key = (y, pa)
+        return self._family_score(y, pa)
+
+    def _family_score(self, child: int, parents: tuple) -> float:
+        """``local_score`` for positions already checked: ``parents`` sorted, unique, int."""
+        key = (child, parents)
         value = self._cache.get(key)
         if value is None:
-            value = float(self._local(y, np.array(pa, dtype=np.int64)))
+            value = float(self._local(child, np.array(parents, dtype=np.int64)))
             self._cache[key] = value
         return value
 
     def toggle_scores(self, child: int, parents: Sequence[int]) -> np.ndarray:
-        """Local scores of ``(child, parents xor {x})`` for every ``x``.
+        """Score ``(child, parents xor {x})`` for every variable ``x`` in one kernel call.
 
-        Entry ``child`` holds the family itself. One kernel call; used by the searches.
+        Parameters
+        ----------
+        child : int
+            Column position of the child.
+        parents : sequence of int
+            Column positions of the current parents.
+
+        Returns
+        -------
+        ndarray of shape (n_features,)
+            Entry ``x`` is the score with ``x`` added to (or removed from) the parents; entry
+            ``child`` is the family itself.
         """
         return self._toggle(int(child), np.array(sorted(parents), dtype=np.int64))
 
+    def pairwise_scores(self) -> np.ndarray:
+        """Score every variable with no parent and with each single parent.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_features)
+            ``S[x, y]``: score of ``y`` with the parent ``x``; ``S[y, y]``: with none. The
+            columns are the toggle columns of the empty graph.
+        """
+        empty = np.zeros(0, dtype=np.int64)
+        return np.column_stack([self._toggle(y, empty) for y in range(self.n_features)])
+
     def score_graph(self, graph) -> float:
-        """Sum of local scores of a DAG (or of a consistent extension of a PDAG)."""
+        """Sum the local scores of a DAG (or of a consistent extension of a PDAG).
+
+        Parameters
+        ----------
+        graph : networkx.DiGraph or array-like of shape (p, p)
+            Over the data's columns.
+
+        Returns
+        -------
+        float
+        """
         if isinstance(graph, nx.Graph):
             missing = set(self.names) - set(graph.nodes)
             extra = set(graph.nodes) - set(self.names)
@@ -103,19 +189,40 @@ class BoundScore(DataBound):
                     + (f"; not in the data: {sorted(map(str, extra))[:8]}" if extra else "")
                     + "."
                 )
-        A, _ = as_adjacency(graph, list(self.names) if isinstance(graph, nx.Graph) else None)
+        A, _ = as_adjacency(
+            graph, list(self.names) if isinstance(graph, nx.Graph) else None, sparse=True
+        )
         if A.shape[0] != self.n_features:
             raise ValueError(f"The graph has {A.shape[0]} nodes; the data has {self.n_features}.")
         D = pdag_to_dag_array(A)
         if D is None:
             raise ValueError("The graph has no consistent DAG extension, so it has no score.")
-        return float(sum(self.local_score(j, np.flatnonzero(D[:, j])) for j in range(len(D))))
+        indptr, indices = parents_csr(D)
+        indices = indices.tolist()
+        return float(
+            sum(
+                self._family_score(j, tuple(indices[indptr[j] : indptr[j + 1]]))
+                for j in range(self.n_features)
+            )
+        )
 
     def superset_bound(self, child: int, parents: Sequence[int]) -> float | None:
-        """An upper bound on the local score of ``child`` with any superset of ``parents``.
+        """Bound the local score of ``child`` with any superset of ``parents`` from above.
 
         Exact searches stop extending a parent set once this bound cannot beat the best of
-        its subsets. None (the default) means the score offers no such bound.
+        its subsets.
+
+        Parameters
+        ----------
+        child : int
+            Column position.
+        parents : sequence of int
+            Column positions.
+
+        Returns
+        -------
+        float or None
+            The bound, or None when the score offers none (the default).
         """
         return None
 

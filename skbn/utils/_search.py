@@ -1,59 +1,44 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""scikit-learn's search machinery, and the two private hooks skbn's searches override.
+"""scikit-learn's search base class, the one private piece of its search machinery skbn uses.
 
-``BaseSearchCV`` and its ``_format_results``/``_get_scorers`` hooks are private API; they are
-used here and nowhere else, so a change in scikit-learn is a one-file fix.
+``BaseSearchCV`` is private API; it is imported here and nowhere else, so a change in
+scikit-learn is a one-file fix. skbn's structure searches inherit its attributes and
+delegation (``best_estimator_``, ``score``, ``_select_best_index``) but run their fits through
+skbn's resampling engine and format ``cv_results_`` themselves, in scikit-learn's format.
 """
 
 from __future__ import annotations
 
-import warnings
+from collections import defaultdict
 
 import numpy as np
-from scipy.stats import rankdata
 from sklearn.model_selection._search import BaseSearchCV
 
-__all__ = ["BaseSearchCV", "NanMeanSearchMixin"]
+__all__ = ["BaseSearchCV", "masked_param_columns"]
 
 
-class NanMeanSearchMixin:
-    """Average test scores over the splits that produced one (NaN splits are ignored).
+def masked_param_columns(candidate_params) -> dict:
+    """``param_<name>`` columns of ``cv_results_``, as scikit-learn builds them.
 
-    In OTSL a split whose learned PDAG has no DAG extension scores NaN and the authors' code
-    averages the other splits (``colMeans(na.rm=TRUE)``); scikit-learn would make the whole
-    candidate NaN. A candidate with no finite split keeps a NaN mean and ranks last.
+    A masked array per parameter (masked where a candidate lacks it), with the values' own
+    dtype when they form a 1-d numeric or boolean array, else ``object``.
     """
-
-    def _format_results(self, candidate_params, n_splits, out, more_results=None):
-        with warnings.catch_warnings():
-            # scikit-learn warns about NaN means computed over all splits; the means are
-            # recomputed below without the NaN splits
-            warnings.filterwarnings("ignore", message="One or more of the test scores")
-            results = super()._format_results(candidate_params, n_splits, out, more_results)
-        splits = [f"split{i}_test_score" for i in range(n_splits)]
-        if not all(key in results for key in splits):
-            return results  # multi-metric: left as scikit-learn computes it
-        scores = np.column_stack([np.asarray(results[key], dtype=float) for key in splits])
-        finite = np.isfinite(scores)
-        counts = finite.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = np.where(counts > 0, np.nansum(scores, axis=1) / np.maximum(counts, 1), np.nan)
-            deviations = np.where(finite, scores - means[:, None], 0.0)
-            stds = np.where(
-                counts > 0, np.sqrt((deviations**2).sum(axis=1) / np.maximum(counts, 1)), np.nan
-            )
-        results["mean_test_score"] = means
-        results["std_test_score"] = stds
-        results["n_finite_splits"] = counts
-        if np.any(counts == 0):
-            warnings.warn(
-                f"{int(np.sum(counts == 0))} configuration(s) scored NaN on every split (failed "
-                "fits or structures without a DAG extension); they rank last.",
-                UserWarning,
-                stacklevel=2,
-            )
-        # ties share the best rank, so argmin picks the first configuration (as the paper's
-        # code does with which.max); NaN means rank last
-        filled = np.where(np.isnan(means), -np.inf, means)
-        results["rank_test_score"] = rankdata(-filled, method="min").astype(np.int32)
-        return results
+    n = len(candidate_params)
+    values = defaultdict(dict)
+    for k, params in enumerate(candidate_params):
+        for name, value in params.items():
+            values[f"param_{name}"][k] = value
+    out = {}
+    for key, found in values.items():
+        listed = list(found.values())
+        try:
+            arr = np.array(listed)
+        except ValueError:
+            dtype = np.dtype(object)
+        else:
+            dtype = arr.dtype if arr.dtype.kind != "U" and arr.ndim == 1 else np.dtype(object)
+        column = np.ma.MaskedArray(np.empty(n, dtype=dtype), mask=True)
+        for k, value in found.items():
+            column[k] = value
+        out[key] = column
+    return out

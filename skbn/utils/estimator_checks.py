@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import clone
 
+from skbn.constraints import CONSTRAINT_KINDS, Tiers
 from skbn.graph import is_cpdag, is_dag, to_adjacency
 
-__all__ = ["check_structure_learner"]
+__all__ = ["check_edge_constraints", "check_structure_learner"]
 
 
 def _edges(graph) -> set:
@@ -16,13 +17,14 @@ def _edges(graph) -> set:
 
 
 def check_structure_learner(estimator, X) -> None:
-    """Run skbn's learner checks on discrete data ``X`` (a DataFrame); raise on failure.
+    """Run skbn's learner checks on ``X`` (a DataFrame); raise AssertionError on failure.
 
     - ``graph_`` is a DiGraph over ``feature_names_in_`` in column order, of the kind it
       declares (an acyclic DAG or a valid CPDAG);
     - the same ``random_state`` gives the same graph, and refitting gives the same graph;
-    - ``forbidden_edges`` and ``required_edges`` are respected where the learner takes them;
-    - ``score_samples`` gives one finite log-likelihood per row.
+    - ``score_samples`` gives one finite log-likelihood per row;
+    - every kind of background knowledge is honoured or refused
+      (:func:`check_edge_constraints`).
     """
     names = list(X.columns)
     est = clone(estimator).fit(X)
@@ -39,17 +41,68 @@ def check_structure_learner(estimator, X) -> None:
     assert _edges(est.fit(X).graph_) == _edges(graph), "refitting changed the result"
     rows = est.score_samples(X.iloc[:10])
     assert rows.shape == (10,) and np.all(np.isfinite(rows)), "score_samples"
-    params = estimator.get_params()
-    if "forbidden_edges" in params and "required_edges" in params:
-        A = to_adjacency(graph, names)
-        arcs = list(zip(*np.nonzero(A)))
-        forbidden = [(names[i], names[j]) for i, j in arcs[:2]]
-        required = [(names[0], names[-1])] if not A[-1, 0] else [(names[-1], names[0])]
-        required = [e for e in required if e not in forbidden]
-        constrained = (
-            clone(estimator).set_params(forbidden_edges=forbidden, required_edges=required).fit(X)
-        )
-        for u, v in forbidden:
-            assert not constrained.graph_.has_edge(u, v), f"forbidden arc {u}->{v} used"
-        for u, v in required:
-            assert constrained.graph_.has_edge(u, v), f"required arc {u}->{v} missing"
+    check_edge_constraints(estimator, X, fitted=est)
+
+
+def check_edge_constraints(estimator, X, fitted=None) -> None:
+    """Each kind of background knowledge is honoured if declared, refused with a clear error if not.
+
+    The learner's ``_constraint_kinds`` says what it honours. For each of the four kinds
+    (:mod:`skbn.constraints`) whose parameter the learner has, the check fits with that kind
+    alone and asserts, on ``graph_`` (an undirected edge counts as both of its arcs):
+
+    - forbidden: two arcs of the unconstrained result are forbidden and do not appear;
+    - allowed: only the unconstrained result's arcs, less one, are allowed; no other appears;
+    - required: an arc absent from the unconstrained result is required and appears directed;
+    - tiers: the columns split into two tiers, arcs within the first forbidden; no arc points
+      back from the second tier or lies within the first.
+
+    A kind the learner does not declare must raise a ValueError naming the parameter.
+    """
+    params = estimator.get_params(deep=False)
+    names = list(X.columns)
+    p = len(names)
+    if fitted is None:
+        fitted = clone(estimator).fit(X)
+    A = to_adjacency(fitted.graph_, names).astype(bool)
+    used = [(names[i], names[j]) for i, j in zip(*np.nonzero(A))]
+    absent = [(names[i], names[j]) for i, j in zip(*np.nonzero(~A & ~A.T & ~np.eye(p, dtype=bool)))]
+    honours = getattr(estimator, "_constraint_kinds", frozenset())
+    first, second = names[: p // 2], names[p // 2 :]
+    settings = {
+        "forbidden": used[:2],
+        "allowed": used[1:] + absent[:2],
+        "required": absent[:1],
+        "tiers": Tiers([first, second], forbid_within=[0]),
+    }
+    for kind, parameter in CONSTRAINT_KINDS.items():
+        if parameter not in params or not settings[kind]:
+            continue
+        value = settings[kind]
+        est = clone(estimator).set_params(**{parameter: value})
+        if kind not in honours:
+            try:
+                est.fit(X)
+            except ValueError as exc:
+                assert parameter in str(exc), f"refusal of {parameter} does not name it: {exc}"
+                continue
+            raise AssertionError(f"{parameter} is neither honoured nor refused")
+        graph = est.fit(X).graph_
+        arcs = set(graph.edges())
+        if kind == "forbidden":
+            bad = arcs & set(value)
+            assert not bad, f"forbidden arcs used: {sorted(bad)}"
+        elif kind == "allowed":
+            bad = arcs - set(value)
+            assert not bad, f"arcs outside allowed_edges used: {sorted(bad)}"
+        elif kind == "required":
+            for u, v in value:
+                assert graph.has_edge(u, v) and not graph.has_edge(v, u), (
+                    f"required arc {u}->{v} missing or undirected"
+                )
+        else:
+            later = set(second)
+            back = [(u, v) for u, v in arcs if u in later and v in set(first)]
+            within = [(u, v) for u, v in arcs if u in set(first) and v in set(first)]
+            assert not back, f"arcs pointing back across tiers: {sorted(back)}"
+            assert not within, f"arcs within a tier that forbids them: {sorted(within)}"

@@ -93,7 +93,7 @@ def test_linear_gaussian_sample_covariance_matches_the_model():
     sem = make_linear_gaussian(dag, random_state=0)
     X = sem.sample(200_000, random_state=0)
     np.testing.assert_allclose(np.cov(X.to_numpy().T), sem.covariance, atol=0.05, rtol=0.03)
-    nonzero = np.abs(sem.weights[sem.weights != 0])
+    nonzero = np.abs(sem.weights.data)
     assert nonzero.min() >= 0.5 and nonzero.max() <= 1.0
     assert np.all((sem.noise_std >= 0.1) & (sem.noise_std <= 1.0))
     Z = sem.sample(1000, random_state=1, standardize=True)

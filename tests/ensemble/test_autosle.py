@@ -120,8 +120,47 @@ def test_fit_runs_the_learned_ensemble(problems):
     np.testing.assert_array_equal(auto.selection_scores_, direct.selection_scores_)
     assert set(auto.graph_.edges) == set(direct.graph_.edges)
     members = auto.members_
-    auto.fit(X)  # members are learned once
+    auto.fit(X)  # fit starts afresh: the same members, learned again
+    assert auto.members_ is not members
+    assert [repr(m) for m in auto.members_] == [repr(m) for m in members]
+    auto.set_params(warm_start=True)
+    members = auto.members_
+    auto.fit(X)  # warm start reuses them
     assert auto.members_ is members
+
+
+def test_fit_starts_afresh_after_the_search_space_changes(problems):
+    X, _ = problems[0]
+    auto = AutoSLEEnsemble(
+        {"fges": (FGES(), {"penalty_discount": CategoricalDistribution([2.0])})},
+        ensemble_size=1,
+        n_trials=1,
+        problems=problems[:2],
+        random_state=0,
+    ).fit(X)
+    assert auto.members_[0][1].penalty_discount == 2.0
+    auto.set_params(
+        search_space={"fges": (FGES(), {"penalty_discount": CategoricalDistribution([9.0])})}
+    )
+    assert auto.fit(X).members_[0][1].penalty_discount == 9.0
+
+
+def test_members_can_be_read_back_from_the_study(problems):
+    from skbn.ensemble import members_from_study
+
+    auto = AutoSLEEnsemble(
+        GRID,
+        ensemble_size=3,
+        n_trials=len(PENALTIES),
+        problems=problems,
+        sampler=_grid_sampler,
+        random_state=0,
+    ).learn_members()
+    read = members_from_study(auto.study_, GRID)
+    assert [repr(e) for _, e in read["members"]] == [repr(e) for _, e in auto.members_]
+    assert read["gains"] == auto.gains_
+    np.testing.assert_array_equal(read["member_qualities"], auto.member_qualities_)
+    assert read["quality"] == auto.quality_
 
 
 def test_bad_settings_are_refused(problems):

@@ -12,7 +12,7 @@ from skbn._kernels.ci import (
     fisher_z_pvalues_given_parents,
     fisher_z_pvalues_given_parents_from_data,
 )
-from skbn.data import GaussianData
+from skbn.data import GaussianData, check_data
 from skbn.datasets import load_network, make_problem
 from skbn.ensemble import PEFLearner, _pef, partition_variables
 from skbn.ensemble._pef_sparse import (
@@ -22,6 +22,7 @@ from skbn.ensemble._pef_sparse import (
     standardise,
 )
 from skbn.graph import dag_to_cpdag, is_dag
+from skbn.graph._convert import as_adjacency
 from skbn.learners import FGES, PCStable
 from skbn.metrics import f1_adjacency, shd
 
@@ -198,21 +199,51 @@ def test_gaussian_parameters_from_family_blocks_equal_those_from_the_full_covari
     big, monkeypatch
 ):
     X, _ = big
-    # the sparse route never builds the full covariance, so the family blocks are used
-    pef = PEFLearner(route="sparse").fit(X)
-    full = pef.parameters_
-    monkeypatch.setattr(_parameters, "LOCAL_COVARIANCE_ABOVE", 0)
     cluster_covariance = GaussianData.covariance
 
     def covariance(self):  # the learners inside the clusters still use their own
         assert self.n_features < X.shape[1], "the full covariance was built"
         return cluster_covariance.func(self)
 
-    monkeypatch.setattr(GaussianData, "covariance", property(covariance))
-    local_pef = PEFLearner(route="sparse").fit(X)
-    local = local_pef.parameters_
+    # the sparse route never builds the full covariance, so the family blocks are used
+    with monkeypatch.context() as patch:
+        patch.setattr(GaussianData, "covariance", property(covariance))
+        pef = PEFLearner(route="sparse").fit(X)
+    local = pef.parameters_
+    data = check_data(X)
+    _ = data.covariance  # formed first: the parameters now come from the whole matrix
+    dag = as_adjacency(pef.graph_, list(X.columns))[0]
+    full = _parameters.fit_parameters(data, dag)
     np.testing.assert_allclose(local.intercepts, full.intercepts, atol=1e-10)
     np.testing.assert_allclose(local.variances, full.variances, rtol=1e-10)
     for a, b in zip(local.coefficients, full.coefficients):
         np.testing.assert_allclose(a, b, atol=1e-10)
-    np.testing.assert_allclose(local_pef.score_samples(X), pef.score_samples(X), rtol=1e-10)
+
+
+def test_the_phases_compose_to_fit(big):
+    X, _ = big
+    pef = PEFLearner(PCStable(), random_state=0)
+    clusters = pef.partition(X)
+    subgraphs = pef.estimate(X, clusters)
+    fused = pef.fuse(X, clusters, subgraphs)
+    fitted = PEFLearner(PCStable(), random_state=0).fit(X)
+    assert clusters == fitted.clusters_
+    assert [sorted(g.edges) for g in subgraphs] == [sorted(g.edges) for g in fitted.subgraphs_]
+    assert sorted(fused.edges) == sorted(fitted.graph_.edges)
+    # fusion only adds arcs between clusters to the clusters' own DAGs
+    inside = {e for g in subgraphs for e in g.edges}
+    assert inside <= set(fused.edges)
+    label = {v: k for k, c in enumerate(clusters) for v in c}
+    assert all(label[u] != label[v] for u, v in set(fused.edges) - inside)
+
+
+def test_phases_refuse_clusters_that_do_not_partition_the_columns(big):
+    X, _ = big
+    pef = PEFLearner()
+    names = list(X.columns)
+    with pytest.raises(ValueError, match="leave out columns"):
+        pef.estimate(X, [names[:3]])
+    with pytest.raises(ValueError, match="more than one cluster"):
+        pef.estimate(X, [names, names[:1]])
+    with pytest.raises(ValueError, match="lacks"):
+        pef.fuse(X, [names + ["nope"]], [None])

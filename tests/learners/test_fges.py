@@ -142,7 +142,7 @@ def test_adjacency_constraints():
 
 def test_penalty_discount_with_an_explicit_score_is_refused():
     X, _ = make_problem("asia", n_samples=200, random_state=0)
-    with pytest.raises(ValueError, match="set the discount on the score object"):
+    with pytest.raises(ValueError, match="set it on the score object instead"):
         FGES(GaussianBIC(), penalty_discount=2).fit(X)
 
 

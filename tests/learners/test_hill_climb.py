@@ -134,8 +134,12 @@ def test_start_graph_is_used(asia):
         (dict(required_edges=[("asia", "tub"), ("tub", "asia")]), "cycle"),
         (dict(start_graph=nx.DiGraph([("asia", "tub"), ("tub", "asia")])), "nodes"),
         (dict(max_indegree=-1), "max_indegree"),
-        (dict(criterion="bic"), "criterion"),
-        (dict(criterion=GaussianBIC()), "HillClimb with GaussianBIC\\(\\) needs gaussian data"),
+        (dict(criterion="bicc"), "Unknown score 'bicc'. Did you mean 'bic'"),
+        (dict(criterion=3), "criterion"),
+        (
+            dict(criterion=GaussianBIC()),
+            "HillClimb with criterion=GaussianBIC\\(\\) needs gaussian data.*criterion='bic'",
+        ),
         (dict(tabu_length=1.5), "tabu_length"),
     ],
 )

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The ``skbn`` command: one module per subcommand.
+
+``skbn learn`` learns a structure from a CSV file, or from data it samples from a bundled
+network (then it also prints a structure report against the true network); ``skbn tune``
+(OTSL), ``compare`` (Intersection-Validation), ``bootstrap``, ``pef`` and ``autosle`` run the
+meta-estimators on the same kinds of input; ``skbn networks list`` lists the bundled
+networks and ``skbn networks sample NAME`` draws data from one. Each subcommand module has
+``add_parser(subparsers)`` and ``run(args)``; learner, score and test names come from the
+registries of the library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from skbn.cli import autosle, bootstrap, compare, learn, networks, pef, tune
+
+__all__ = ["main"]
+
+#: The subcommands, in the order ``skbn --help`` lists them.
+COMMANDS = {
+    "learn": learn,
+    "tune": tune,
+    "compare": compare,
+    "bootstrap": bootstrap,
+    "pef": pef,
+    "autosle": autosle,
+    "networks": networks,
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="skbn", description="Structure learning of Bayesian networks."
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in COMMANDS.values():
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``skbn`` command; returns the exit status.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        Arguments without the program name; defaults to ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        0 on success, 2 on a usage or input error.
+
+    Examples
+    --------
+    >>> main(["networks", "sample", "asia", "-n", "5"])  # doctest: +ELLIPSIS
+    network     asia
+    ...
+    0
+    """
+    args = _parser().parse_args(argv)
+    if any(getattr(args, name, None) for name in ("plot", "graph_plot")):
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only; no window
+    try:
+        COMMANDS[args.command].run(args)
+    except BrokenPipeError:  # output piped into a pager or head that closed early
+        return 0
+    except (ValueError, TypeError, OSError) as exc:
+        print(f"skbn: error: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""What the subcommands share: the data source, the names of learners, scores and tests, output.
+
+Learner names come from :mod:`skbn.learners` (``LEARNERS``), score and test names from the
+registries of :mod:`skbn.scores` and :mod:`skbn.ci_tests`, so the command line accepts what
+the Python API accepts and lists the same names in its errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+__all__ = [
+    "SPEC_HELP",
+    "add_source",
+    "learner_from_spec",
+    "load_source",
+    "make_learner",
+    "make_score",
+    "make_test",
+    "positive_int",
+    "save_figure",
+    "save_outputs",
+]
+
+
+def _names():
+    from skbn.ci_tests._registry import CI_TESTS
+    from skbn.learners._registry import LEARNERS
+    from skbn.scores._registry import SCORES
+
+    return tuple(LEARNERS), tuple(SCORES.family_names()), tuple(CI_TESTS.family_names())
+
+
+def _spec_help() -> str:
+    learners, scores, _ = _names()
+    return (
+        f"learner spec NAME[:SCORE], NAME one of {', '.join(learners)} and SCORE one of "
+        f"{', '.join(scores)} (e.g. hc:bdeu)"
+    )
+
+
+SPEC_HELP = _spec_help()
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value}")
+    return value
+
+
+def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
+    """Add the arguments every method command shares: a CSV file or a bundled network."""
+    source = parser.add_mutually_exclusive_group(required=required)
+    source.add_argument("data", nargs="?", type=Path, help="CSV file, one column per variable")
+    source.add_argument("--network", help="sample from this bundled network instead")
+    parser.add_argument(
+        "-n",
+        "--n-samples",
+        type=positive_int,
+        default=n_default,
+        help=f"rows to sample with --network (default: {n_default})",
+    )
+    parser.add_argument(
+        "--nodes",
+        type=positive_int,
+        default=None,
+        help="with --network: replicate it to at least this many variables",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=("discrete", "gaussian"),
+        default=None,
+        help="with --network: its own CPTs (discrete, default) or a "
+        "linear-Gaussian model on its graph; with a CSV: treat every column "
+        "as discrete (categories) or continuous (default: from the column types)",
+    )
+    parser.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
+    parser.add_argument(
+        "--jobs", type=int, default=None, help="parallel jobs (joblib; -1 for all cores)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def _read_csv(path: Path, kind: str | None):
+    import pandas as pd
+
+    if not path.exists():
+        raise ValueError(f"cannot read {str(path)!r}: no such file")
+    try:
+        X = pd.read_csv(path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {str(path)!r} as CSV: {exc}") from None
+    if kind == "discrete":
+        X = X.astype(str).astype("category")
+    elif kind == "gaussian":
+        try:
+            X = X.astype(float)
+        except ValueError as exc:
+            raise ValueError(f"--kind gaussian needs numeric columns: {exc}") from None
+    return X
+
+
+def load_source(args, default_kind: str = "discrete"):
+    """Return ``(X, truth or None, description)`` from the shared data arguments."""
+    if args.network:
+        from skbn.datasets import make_problem
+
+        kind = args.kind or default_kind
+        X, truth = make_problem(
+            args.network,
+            n_nodes=args.nodes,
+            n_samples=args.n_samples,
+            kind=kind,
+            random_state=args.random_state,
+        )
+        size = f", replicated to {X.shape[1]} variables" if args.nodes else ""
+        return X, truth, f"{args.n_samples} rows sampled from {args.network} ({kind}{size})"
+    if args.nodes:
+        raise ValueError("--nodes applies to --network data only.")
+    X = _read_csv(args.data, args.kind)
+    return X, None, f"{args.data} ({len(X)} rows)"
+
+
+def source_name(args) -> str:
+    """A short name of the data source, for titles."""
+    return args.network or args.data.name
+
+
+def save_figure(ax, path) -> None:
+    """Save the figure of ``ax`` to ``path`` and say so."""
+    import matplotlib.pyplot as plt
+
+    ax.figure.tight_layout()
+    ax.figure.savefig(path, dpi=120)
+    plt.close(ax.figure)
+    print(f"picture     written to {path}")
+
+
+def save_outputs(graph, out=None, plot=None, title: str = "", truth=None) -> None:
+    """Write the graph to ``out`` (JSON, GraphML or DOT) and draw it to ``plot``."""
+    if out:
+        from skbn.graph import write_graph
+
+        write_graph(graph, out)
+        print(f"graph       written to {out}")
+    if plot:
+        from skbn.plotting import plot_graph
+
+        save_figure(plot_graph(graph, truth=truth, title=title), plot)
+
+
+def make_score(name: str, kind: str, penalty_discount=1.0, gamma=0.5, iss=1.0):
+    """The score ``name`` stands for on ``kind`` data, with the options it takes."""
+    from skbn.scores._registry import SCORES
+
+    score = SCORES.resolve(name, kind)  # the registry's error lists the names it knows
+    options = {"penalty_discount": penalty_discount, "gamma": gamma, "iss": iss}
+    accepted = score.get_params()
+    return score.set_params(**{k: v for k, v in options.items() if k in accepted})
+
+
+def make_test(name: str | None, kind: str):
+    """The CI test ``name`` stands for on ``kind`` data (None: the registry's default)."""
+    from skbn.ci_tests._registry import CI_TESTS
+
+    return None if name is None else CI_TESTS.resolve(name, kind)
+
+
+def make_learner(
+    name: str,
+    score,
+    test=None,
+    *,
+    alpha: float = 0.05,
+    max_indegree=None,
+    max_degree=None,
+    random_state=None,
+):
+    """A learner by short name, with the options of the command line."""
+    from skbn.learners._registry import LEARNERS
+
+    if name not in LEARNERS:
+        raise ValueError(f"unknown learner {name!r}; choose from {', '.join(LEARNERS)}.")
+    if name == "fges":
+        if max_indegree is not None:
+            raise ValueError("--max-indegree applies to hc and tabu; fges takes --max-degree.")
+        return LEARNERS[name](score, max_degree=max_degree)
+    if max_degree is not None:
+        raise ValueError("--max-degree applies to fges; hc and tabu take --max-indegree.")
+    options = {
+        "hc": dict(max_indegree=max_indegree, random_state=random_state),
+        "tabu": dict(max_indegree=max_indegree, random_state=random_state),
+        "exact": dict(max_indegree=max_indegree),
+        "mcmc": dict(
+            ci_test=test, alpha=alpha, max_indegree=max_indegree, random_state=random_state
+        ),
+        "mmhc": dict(
+            criterion=score, alpha=alpha, max_indegree=max_indegree, random_state=random_state
+        ),
+    }
+    if name == "pc":
+        return LEARNERS[name](test, alpha=alpha)
+    if name == "mmhc":
+        return LEARNERS[name](test, **options[name])
+    return LEARNERS[name](score, **options[name])
+
+
+def learner_from_spec(spec: str, kind: str, random_state: int):
+    """A learner from ``NAME[:SCORE]`` (e.g. ``hc:bdeu``), with default options."""
+    from skbn.learners._registry import LEARNERS
+
+    name, _, score = spec.partition(":")
+    if name not in LEARNERS:
+        raise ValueError(
+            f"unknown learner {name!r} in {spec!r}; choose from {', '.join(LEARNERS)}."
+        )
+    return make_learner(name, make_score(score or "bic", kind), random_state=random_state)
