@@ -11,6 +11,7 @@ import numpy as np
 from skbn._kernels.exact import best_parent_scores, best_sinks
 from skbn.base import BaseStructureLearner
 from skbn.constraints import CONSTRAINT_PARAMETERS
+from skbn.graph._array import name_order
 from skbn.scores import Score
 from skbn.utils._param_validation import Interval
 
@@ -205,6 +206,14 @@ class ExactSearch(BaseStructureLearner):
         return constraints
 
     def _learn(self, data, constraints):
+        # the search runs on the columns in name order and the result is mapped back: ties
+        # between equal-scoring networks go to the lowest sink in that order, so the result
+        # does not depend on the column order
+        order = name_order(data.names)
+        back = np.argsort(order)
+        data = data.take(columns=order)
+        required = constraints.required[np.ix_(order, order)]
+        allowed = None if constraints.is_empty else constraints.allowed[np.ix_(order, order)]
         p = data.n_features
         bound = self._resolved_score(data).bind(data)
         candidates = []
@@ -215,8 +224,8 @@ class ExactSearch(BaseStructureLearner):
                 v,
                 p,
                 self.max_indegree,
-                None if constraints.is_empty else constraints.allowed[:, v],
-                tuple(np.flatnonzero(constraints.required[:, v]).tolist()),
+                None if allowed is None else allowed[:, v],
+                tuple(np.flatnonzero(required[:, v]).tolist()),
             )
             candidates.append((masks, scores))
             best_parent_scores(p, v, masks, scores, bps[v])
@@ -243,4 +252,4 @@ class ExactSearch(BaseStructureLearner):
         self.score_ = float(totals[-1])
         self.order_ = [data.names[v] for v in order]
         self.n_candidate_sets_ = {data.names[v]: len(candidates[v][0]) for v in range(p)}
-        return A, "dag"
+        return A[np.ix_(back, back)], "dag"
