@@ -72,7 +72,11 @@ def best_sinks(p, bps):
                 v += 1
             without = w ^ bit
             value = scores[without] + bps[v, compress(without, v)]
-            if sink < 0 or value > best + TIE_RTOL * max(1.0, abs(best)):
+            if sink < 0 or best == -np.inf:
+                better = value > best
+            else:
+                better = value > best + TIE_RTOL * max(1.0, abs(best))
+            if sink < 0 or better:
                 best = value
                 sink = v
         scores[w] = best
