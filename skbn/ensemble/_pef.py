@@ -27,6 +27,7 @@ from skbn.ensemble._pef_sparse import (
     sparse_correlation_pairs,
     standardise,
 )
+from skbn.ensemble._sle import StructureLearningEnsemble, _member_list, select_output
 from skbn.graph._array import extension_or_fallback, name_order, parents_csr
 from skbn.graph._convert import from_adjacency, to_adjacency
 from skbn.learners import FGES
@@ -364,15 +365,46 @@ class PEFLearner(BaseStructureLearner):
         else:
             rng = check_random_state(self.random_state)
             seeds = rng.randint(np.iinfo(np.int32).max, size=len(clusters)).tolist()
-        outcomes = run_fits(
-            [FitJob(estimator, columns=cols, seed=seed) for cols, seed in zip(clusters, seeds)],
-            data,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-            desc="PEF clusters",
-        )
+        if isinstance(estimator, StructureLearningEnsemble):
+            adjacencies = self._estimate_ensemble(data, clusters, estimator, seeds)
+        else:
+            outcomes = run_fits(
+                [FitJob(estimator, columns=cols, seed=seed) for cols, seed in zip(clusters, seeds)],
+                data,
+                n_jobs=self.n_jobs,
+                verbose=self.verbose,
+                desc="PEF clusters",
+            )
+            adjacencies = [o.adjacency for o in outcomes]
         # a PDAG without extension falls back to its arcs plus topologically oriented edges
-        return [extension_or_fallback(o.adjacency)[0].astype(bool) for o in outcomes]
+        return [extension_or_fallback(A)[0].astype(bool) for A in adjacencies]
+
+    def _estimate_ensemble(self, data, clusters, ensemble, seeds) -> list:
+        """Each cluster's ensemble output, with (cluster, member) pairs as the work units.
+
+        One unit per cluster would leave workers idle while the slowest member of the
+        largest cluster runs; the member clones get the seed the cluster's ensemble clone
+        would have given them, so the result is the same as fitting the ensemble per cluster.
+        """
+        members = _member_list(ensemble.estimators)
+        m = len(members)
+        jobs = [
+            FitJob(est, columns=cols, seed=seed)
+            for cols, seed in zip(clusters, seeds)
+            for _, est in members
+        ]
+        outcomes = run_fits(
+            jobs, data, n_jobs=self.n_jobs, verbose=self.verbose, desc="PEF clusters x members"
+        )
+        names = [name for name, _ in members]
+        chosen = []
+        for k, cols in enumerate(clusters):
+            adjacencies = [o.adjacency for o in outcomes[k * m : (k + 1) * m]]
+            _, _, best = select_output(
+                data.take(columns=cols), ensemble.selection_score, adjacencies, names
+            )
+            chosen.append(adjacencies[best])
+        return chosen
 
     def _fuse_clusters(self, corr: _Correlations, clusters, dags) -> tuple[np.ndarray, int]:
         p = corr.p

@@ -13,6 +13,7 @@ from skbn.graph._convert import to_adjacency
 from skbn.learners import FGES
 from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import GaussianBIC, Score
+from skbn.scores._registry import SCORES
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
 
 __all__ = ["PAPER_SLE", "FallbackSelectedWarning", "StructureLearningEnsemble"]
@@ -56,6 +57,50 @@ def _member_list(estimators) -> list:
     if len(set(names)) != len(names):
         raise ValueError(f"estimator names must be unique, got {names}.")
     return members
+
+
+def select_output(data, selection_score, adjacencies, member_names, stacklevel: int = 4):
+    """Score each member's output on ``data`` and pick the best (the ensemble's selection).
+
+    A CPDAG or PDAG is scored through a consistent extension; only outputs that have one
+    compete, unless none has (then the fallback DAGs compete, with a warning).
+
+    Parameters
+    ----------
+    data : DiscreteData or GaussianData
+    selection_score : str, Score or None
+        None is ``"bic"`` (the paper's selection), not the learners' default score.
+    adjacencies : list of ndarray
+        Each member's output over ``data``'s columns.
+    member_names : list of str
+        For the warning.
+    stacklevel : int, default=4
+        Of the warning.
+
+    Returns
+    -------
+    scores : ndarray of float
+    extendable : ndarray of bool
+    best : int
+    """
+    spec = "bic" if selection_score is None else selection_score
+    bound = SCORES.resolve(spec, data.kind)._bind(data)
+    p = data.n_features
+    scores = np.empty(len(adjacencies))
+    extendable = np.zeros(len(adjacencies), dtype=bool)
+    for k, A in enumerate(adjacencies):
+        dag, extendable[k] = extension_or_fallback(A)
+        scores[k] = sum(bound.local_score(j, np.flatnonzero(dag[:, j])) for j in range(p))
+    pool = np.flatnonzero(extendable) if extendable.any() else np.arange(len(adjacencies))
+    best = int(pool[np.argmax(scores[pool])])
+    if not extendable.any():
+        warnings.warn(
+            "No member's output has a consistent DAG extension; the member whose fallback "
+            f"DAG scores best ({member_names[best]!r}) was chosen.",
+            FallbackSelectedWarning,
+            stacklevel=stacklevel,
+        )
+    return scores, extendable, best
 
 
 class StructureLearningEnsemble(BaseStructureLearner):
@@ -167,7 +212,8 @@ class StructureLearningEnsemble(BaseStructureLearner):
         [185, 17, 91, 11]
         """
         members = [
-            FGES(penalty_discount=pd_, max_degree=md, faithfulness=False) for pd_, md in PAPER_SLE
+            FGES("bic", penalty_discount=pd_, max_degree=md, faithfulness=False)
+            for pd_, md in PAPER_SLE
         ]
         kwargs.setdefault("selection_score", GaussianBIC())
         return cls(members, **kwargs)
@@ -186,27 +232,11 @@ class StructureLearningEnsemble(BaseStructureLearner):
             desc="ensemble members",
         )
         results = [(o.estimator, o.fit_time) for o in outcomes]
-        bound = self._resolve_family("selection_score", data)._bind(data)
         names = list(data.names)
-        scores = np.empty(len(members))
-        extendable = np.zeros(len(members), dtype=bool)
-        adjacencies = []
-        for k, (fitted, _) in enumerate(results):
-            A = to_adjacency(fitted.graph_, names)
-            dag, extendable[k] = extension_or_fallback(A)
-            scores[k] = sum(
-                bound.local_score(j, np.flatnonzero(dag[:, j])) for j in range(len(names))
-            )
-            adjacencies.append(A)
-        pool = np.flatnonzero(extendable) if extendable.any() else np.arange(len(members))
-        best = int(pool[np.argmax(scores[pool])])
-        if not extendable.any():
-            warnings.warn(
-                "No member's output has a consistent DAG extension; the member whose fallback "
-                f"DAG scores best ({members[best][0]!r}) was chosen.",
-                FallbackSelectedWarning,
-                stacklevel=3,
-            )
+        adjacencies = [to_adjacency(fitted.graph_, names) for fitted, _ in results]
+        scores, extendable, best = select_output(
+            data, self.selection_score, adjacencies, [name for name, _ in members]
+        )
         self.estimators_ = [fitted for fitted, _ in results]
         self.member_names_ = [name for name, _ in members]
         self.selection_scores_ = scores

@@ -21,10 +21,11 @@ from skbn.ensemble._pef_sparse import (
     sparse_partition,
     standardise,
 )
-from skbn.graph import dag_to_cpdag, is_dag
+from skbn.graph import _array, dag_to_cpdag, is_dag
 from skbn.graph._convert import as_adjacency
 from skbn.learners import FGES, PCStable
 from skbn.metrics import f1_adjacency, shd
+from skbn.model_selection import _resampling
 
 
 @pytest.fixture(scope="module")
@@ -247,3 +248,24 @@ def test_phases_refuse_clusters_that_do_not_partition_the_columns(big):
         pef.estimate(X, [names, names[:1]])
     with pytest.raises(ValueError, match="lacks"):
         pef.fuse(X, [names + ["nope"]], [None])
+
+
+def test_an_ensemble_inside_runs_as_cluster_member_units_with_the_same_result():
+    """Cluster x member work units give what fitting the ensemble on each cluster gives."""
+    from skbn.ensemble import StructureLearningEnsemble
+
+    X, _ = make_problem("alarm", n_nodes=111, n_samples=600, random_state=3)
+    ensemble = StructureLearningEnsemble(
+        [FGES("bic", penalty_discount=2.0), FGES(), PCStable(alpha=0.01)]
+    )
+    pef = PEFLearner(ensemble, random_state=0).fit(X)
+    assert len(pef.clusters_) > 1
+    seeds = check_random_state(0).randint(np.iinfo(np.int32).max, size=len(pef.clusters_))
+    for cluster, subgraph, seed in zip(pef.clusters_, pef.subgraphs_, seeds):
+        own = _resampling.seeded_clone(ensemble, int(seed)).fit(X[cluster])
+        expected = as_adjacency(own.graph_, cluster)[0]
+        dag = _array.extension_or_fallback(expected)[0]
+        assert np.array_equal(as_adjacency(subgraph, cluster)[0] != 0, dag != 0)
+    # and the same for any n_jobs
+    again = PEFLearner(ensemble, random_state=0, n_jobs=2).fit(X)
+    assert sorted(again.graph_.edges) == sorted(pef.graph_.edges)
