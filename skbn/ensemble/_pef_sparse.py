@@ -27,6 +27,8 @@ import math
 import numpy as np
 from scipy import stats
 
+from skbn.data import thresholded_correlations
+
 __all__ = [
     "correlation_threshold",
     "partition_from_pairs",
@@ -68,18 +70,7 @@ def sparse_correlation_pairs(Z: np.ndarray, r_min: float, block: int = 1024):
     weights : ndarray of float64
         The absolute correlations.
     """
-    n, p = Z.shape
-    rows, cols, weights = [], [], []
-    for start in range(0, p, block):
-        stop = min(start + block, p)
-        C = np.abs(Z[:, start:stop].T @ Z[:, start:]) / n  # (stop - start, p - start)
-        # keep the strict upper triangle of the full matrix
-        C[np.tril_indices(stop - start, 0, m=C.shape[1])] = -1.0
-        i, j = np.nonzero(C >= r_min)
-        rows.append(i.astype(np.int64) + start)
-        cols.append(j.astype(np.int64) + start)
-        weights.append(np.minimum(C[i, j], 1.0))
-    return np.concatenate(rows), np.concatenate(cols), np.concatenate(weights)
+    return thresholded_correlations(Z, r_min, block)
 
 
 def _neighbour_sums(n_items, a, b, w):
