@@ -118,7 +118,13 @@ def families(quick: bool):
             {"criterion__penalty_discount": p_grid},
             make_normalised_ebic_scorer(20),
         ),
-        ("FGES", FGES(), FGES(), {"penalty_discount": p_grid}, make_normalised_ebic_scorer(20)),
+        (
+            "FGES",
+            FGES("bic"),
+            FGES("bic"),
+            {"penalty_discount": p_grid},
+            make_normalised_ebic_scorer(20),
+        ),
         (
             "MMHC",
             MMHC(ChiSquare(), AIC(), max_cond_size=MAX_COND),

@@ -113,3 +113,16 @@ def test_learn_with_exact_and_mcmc(capsys):
     for learner in ("exact", "mcmc"):
         out = _run(["learn", "--network", "asia", "-n", "2000", "--learner", learner], capsys)
         assert "against the true network" in out
+
+
+def test_the_command_line_uses_the_library_default_score():
+    from skbn.cli._common import make_score
+    from skbn.scores import BIC, GaussianEBIC
+
+    default = make_score(None, "gaussian")
+    assert type(default) is GaussianEBIC and default.gamma == 1.0
+    assert type(make_score(None, "discrete")) is BIC
+    # a named family keeps its own parameters unless an option is given
+    assert make_score("ebic", "gaussian").gamma == 0.5
+    assert make_score("ebic", "gaussian", gamma=2.0).gamma == 2.0
+    assert make_score(None, "gaussian", penalty_discount=3.0).penalty_discount == 3.0

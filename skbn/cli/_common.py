@@ -156,14 +156,18 @@ def save_outputs(graph, out=None, plot=None, title: str = "", truth=None) -> Non
         save_figure(plot_graph(graph, truth=truth, title=title), plot)
 
 
-def make_score(name: str, kind: str, penalty_discount=1.0, gamma=0.5, iss=1.0):
-    """The score ``name`` stands for on ``kind`` data, with the options it takes."""
+def make_score(name: str | None, kind: str, penalty_discount=1.0, gamma=None, iss=1.0):
+    """Return the score ``name`` stands for on ``kind`` data, with the options it takes.
+
+    None is the library's default for the kind; an option left None keeps the score's own
+    value.
+    """
     from skbn.scores._registry import SCORES
 
     score = SCORES.resolve(name, kind)  # the registry's error lists the names it knows
     options = {"penalty_discount": penalty_discount, "gamma": gamma, "iss": iss}
     accepted = score.get_params()
-    return score.set_params(**{k: v for k, v in options.items() if k in accepted})
+    return score.set_params(**{k: v for k, v in options.items() if k in accepted and v is not None})
 
 
 def make_test(name: str | None, kind: str):
@@ -221,4 +225,4 @@ def learner_from_spec(spec: str, kind: str, random_state: int):
         raise ValueError(
             f"unknown learner {name!r} in {spec!r}; choose from {', '.join(LEARNERS)}."
         )
-    return make_learner(name, make_score(score or "bic", kind), random_state=random_state)
+    return make_learner(name, make_score(score or None, kind), random_state=random_state)

@@ -51,10 +51,11 @@ def add_parser(commands) -> None:
     )
     learn.add_argument(
         "--score",
-        default="bic",
+        default=None,
         metavar="SCORE",
-        help=f"score to maximise, one of {', '.join(SCORES.family_names())} (default: bic); "
-        "bic, aic, ebic and loglik take the version for the data's kind",
+        help=f"score to maximise, one of {', '.join(SCORES.family_names())} (default: the "
+        "library's, bic on discrete data and ebic with gamma 1 on continuous data); bic, "
+        "aic, ebic and loglik take the version for the data's kind",
     )
     learn.add_argument(
         "--penalty-discount",
@@ -62,7 +63,12 @@ def add_parser(commands) -> None:
         default=1.0,
         help="multiplier of the bic/aic/ebic penalty (default: 1)",
     )
-    learn.add_argument("--gamma", type=float, default=0.5, help="ebic gamma (default: 0.5)")
+    learn.add_argument(
+        "--gamma",
+        type=float,
+        default=None,
+        help="ebic gamma (default: the score's own, 1 for the default score, 0.5 for ebic)",
+    )
     learn.add_argument(
         "--iss", type=float, default=1.0, help="bdeu imaginary sample size (default: 1)"
     )

@@ -72,7 +72,7 @@ def default_search_space() -> dict:
             },
         ),
         "fges": (
-            FGES(),
+            FGES("bic"),  # the paper's fGES: Gaussian BIC with a searched penalty discount
             {
                 "penalty_discount": FloatDistribution(1.0, 1000.0, log=True),
                 "max_degree": IntDistribution(1, 1000),

@@ -256,8 +256,10 @@ class HillClimb(BaseStructureLearner):
     criterion : str, Score or None, default=None
         The score to maximise: a family name (``"bic"``, ``"bdeu"``, ``"ebic"``, ...; see
         :func:`~skbn.scores.get_score_names`), resolved for the data's kind at ``fit``, or a
-        :mod:`skbn.scores` object. None means ``"bic"``: :class:`~skbn.scores.BIC` on
-        discrete data, :class:`~skbn.scores.GaussianBIC` on continuous data.
+        :mod:`skbn.scores` object. None means the default score:
+        :class:`~skbn.scores.BIC` on discrete data, ``GaussianEBIC(gamma=1)`` on continuous
+        data (chosen by measurement; see the documentation's "How the default scores were
+        chosen" page). ``"bic"`` gives the Gaussian BIC of earlier releases.
     max_indegree : int, default=None
         Largest parent set; None for no limit.
     tabu_length : int, default=0

@@ -72,7 +72,7 @@ SCORES.register(
     description="Bayesian Gaussian equivalent marginal likelihood",
     aliases={"bgescore": (None, {})},
 )
-SCORES.set_default(discrete="bic", gaussian="bic")
+SCORES.set_default(discrete="bic", gaussian=("ebic", {"gamma": 1.0}))
 
 
 def get_score(name: str | Score | None, kind: str = "discrete", **params) -> Score:
@@ -82,7 +82,8 @@ def get_score(name: str | Score | None, kind: str = "discrete", **params) -> Sco
     ----------
     name : str, Score or None
         A family name (see :func:`get_score_names`) or alias, a score object (returned as it
-        is if it suits ``kind``), or None for the default (``"bic"``).
+        is if it suits ``kind``), or None for the default: ``"bic"`` on discrete data and
+        ``"ebic"`` with ``gamma=1`` on continuous data.
     kind : {"discrete", "gaussian"}, default="discrete"
     **params
         Parameters of the score, e.g. ``penalty_discount=2`` (names only).

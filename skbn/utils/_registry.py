@@ -60,7 +60,7 @@ class FamilyRegistry:
         self._families: dict[str, Family] = {}
         self._lookup: dict[str, tuple[str, str | None, dict]] = {}
         self._spelling: dict[str, str] = {}  # canonical key -> the name as registered
-        self._defaults: dict[str, str] = {}
+        self._defaults: dict[str, tuple[str, dict]] = {}
 
     # -- building ------------------------------------------------------------------------------
     def register(
@@ -89,9 +89,22 @@ class FamilyRegistry:
             self._lookup[_canonical(alias)] = (name, kind, dict(preset))
             self._spelling[_canonical(alias)] = alias
 
-    def set_default(self, **families: str) -> None:
-        """The family used when the parameter is None, per data kind."""
-        self._defaults.update(families)
+    def set_default(self, **families) -> None:
+        """The family used when the parameter is None, per data kind.
+
+        Each value is a family name, or ``(name, params)`` for a family with preset
+        parameters (parameters given at resolution override them).
+        """
+        for kind, spec in families.items():
+            name, params = (spec, {}) if isinstance(spec, str) else spec
+            self._defaults[kind] = (name, dict(params))
+
+    def default(self, kind: str) -> tuple[str, dict]:
+        """The default family name and its preset parameters for data of ``kind``."""
+        if kind not in self._defaults:
+            raise ValueError(f"No default {self.what} for {_KIND_WORDS.get(kind, kind)} data.")
+        name, params = self._defaults[kind]
+        return name, dict(params)
 
     # -- queries -------------------------------------------------------------------------------
     @property
@@ -154,9 +167,8 @@ class FamilyRegistry:
         is returned as it is if it works on ``kind``; None gives the default family.
         """
         if spec is None:
-            if kind not in self._defaults:
-                raise ValueError(f"No default {self.what} for {_KIND_WORDS.get(kind, kind)} data.")
-            spec = self._defaults[kind]
+            spec, preset = self.default(kind)
+            params = {**preset, **params}
         if isinstance(spec, str):
             family, only, preset = self._entry(spec)
             classes = self._families[family].classes

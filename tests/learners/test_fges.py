@@ -65,7 +65,7 @@ def test_regional_rebuild_matches_full_rebuild(monkeypatch):
 
 def test_output_is_a_valid_cpdag_whose_extension_has_the_reported_score():
     X, _ = make_problem(make_erdos_renyi_dag(40, 80, random_state=1), n_samples=800, random_state=1)
-    est = FGES().fit(X)
+    est = FGES("bic").fit(X)
     assert is_cpdag(est.graph_)
     dag = pdag_to_dag(est.graph_)
     assert GaussianBIC().score_graph(dag, X) == pytest.approx(est.score_)
@@ -78,7 +78,7 @@ def test_no_single_insert_or_delete_of_an_edge_improves_the_dag_extension_much()
     """GES ends at a local optimum of the class space; check single edge additions/removals on
     a DAG member (a weaker, independent necessary condition)."""
     X, _ = make_problem("sachs", n_samples=3000, random_state=2)
-    est = FGES().fit(X)
+    est = FGES("bic").fit(X)
     dag = pdag_to_dag(est.graph_)
     bound = GaussianBIC().bind(X)
     base = bound.score_graph(dag)

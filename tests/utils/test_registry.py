@@ -136,7 +136,13 @@ def test_objects_are_checked_against_the_kind():
 
 def test_defaults_by_kind():
     assert type(get_score(None, "discrete")) is BIC
-    assert type(get_score(None, "gaussian")) is GaussianBIC
+    default = get_score(None, "gaussian")
+    assert type(default) is GaussianEBIC and default.gamma == 1.0
+    # parameters given with None go on top of the default's preset ones
+    assert get_score(None, "gaussian", penalty_discount=2.0).get_params() == {
+        "gamma": 1.0,
+        "penalty_discount": 2.0,
+    }
     assert type(get_ci_test(None, "discrete")) is GSquare
     assert type(get_ci_test(None, "gaussian")) is FisherZ
 
