@@ -73,7 +73,9 @@ def partition_variables(corr: np.ndarray, min_cluster_fraction: float = 0.05) ->
     p = corr.shape[0]
     if p == 1:
         return [np.arange(1)]
-    D = 1.0 - np.abs(corr)
+    # |r| of a copied (or affinely transformed) column rounds to slightly above 1; a
+    # negative distance would make scipy's linkage refuse the whole problem
+    D = np.clip(1.0 - np.abs(corr), 0.0, None)
     np.fill_diagonal(D, 0.0)
     D = (D + D.T) / 2
     Z = linkage(squareform(D, checks=False), method="average")

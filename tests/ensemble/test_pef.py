@@ -269,3 +269,18 @@ def test_an_ensemble_inside_runs_as_cluster_member_units_with_the_same_result():
     # and the same for any n_jobs
     again = PEFLearner(ensemble, random_state=0, n_jobs=2).fit(X)
     assert sorted(again.graph_.edges) == sorted(pef.graph_.edges)
+
+
+@pytest.mark.parametrize("route", ["dense", "sparse"])
+def test_copied_and_affine_columns_are_clustered_not_refused(route):
+    # |r| of a copy rounds to just above 1, which once reached scipy's linkage as a negative
+    # distance ("Linkage 'Z' contains negative distances")
+    X, _ = make_problem("alarm", n_nodes=111, n_samples=500, random_state=0)
+    X["copy"] = X.iloc[:, 0]
+    X["affine"] = 3 * X.iloc[:, 5] + 2
+    pef = PEFLearner(route=route).fit(X)
+    cluster_of = {name: k for k, cluster in enumerate(pef.clusters_) for name in cluster}
+    # a column and its exact copy are as correlated as two columns can be: same cluster
+    assert cluster_of["copy"] == cluster_of[X.columns[0]]
+    assert cluster_of["affine"] == cluster_of[X.columns[5]]
+    assert pef.graph_.has_edge("copy", X.columns[0]) or pef.graph_.has_edge(X.columns[0], "copy")
