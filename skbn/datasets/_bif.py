@@ -15,8 +15,11 @@ parent configuration, so a written file reads back unchanged.
 from __future__ import annotations
 
 import gzip
+import io
+import math
 import os
 import re
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +30,7 @@ __all__ = ["read_bif", "write_bif", "parse_bif", "BIFError"]
 
 _TOKEN = re.compile(
     r"""(?P<skip>\s+|//[^\n]*|/\*.*?\*/)
+      |(?P<unclosed>/\*)
       |(?P<quoted>"[^"]*")
       |(?P<punct>[{}()\[\];,|])
       |(?P<word>[^\s{}()\[\];,|"]+)""",
@@ -35,6 +39,12 @@ _TOKEN = re.compile(
 _WORD = re.compile(r'^(?!.*//)(?!.*/\*)[^\s{}()\[\];,|"]+$')
 #: Rows whose probabilities sum to within this of 1 are renormalised; others are an error.
 ROW_SUM_TOLERANCE = 1e-2
+#: The largest conditional probability table read (parent configurations times states; the
+#: biggest in the bnlearn repository has 280,000 entries). A larger declared table is refused
+#: before any memory is taken for it.
+MAX_TABLE_ENTRIES = 50_000_000
+#: The largest (decompressed) file read; the biggest of the repository is about 1 MB.
+MAX_TEXT_BYTES = 200_000_000
 
 
 class BIFError(ValueError):
@@ -63,6 +73,8 @@ class _Parser:
             kind = m.lastgroup
             if kind == "skip":
                 continue
+            if kind == "unclosed":  # found at once: rescanning for '*/' would be quadratic
+                self.fail_at(m.start(), "comment opened with '/*' is never closed")
             value = m.group()
             if kind == "quoted":
                 value = value[1:-1]
@@ -191,6 +203,8 @@ def parse_bif(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
         else:
             ps.i -= 1
             ps.fail(f"expected 'network', 'variable' or 'probability', got {keyword!r}")
+    if not states:
+        raise BIFError(f"{source}: no variable is declared (is this a BIF file?)")
     missing = [v for v in states if v not in cpts]
     if missing:
         raise BIFError(f"{source}: no probability block for variables {missing[:8]}")
@@ -226,6 +240,9 @@ def _parse_variable(ps: _Parser, states: dict) -> None:
                 ps.i -= 1
                 ps.fail(f"expected the number of states, got {count_tok!r}")
             ps.expect("]")
+            if count < 1:
+                ps.i -= 2
+                ps.fail(f"variable {var!r} declares {count} states; it needs at least one")
             ps.expect("{")
             here = ps.i
             declared = ps.word_list("}")
@@ -275,7 +292,16 @@ def _parse_probability(ps: _Parser, states: dict, parents: dict, cpts: dict) -> 
         ps.fail(f"second probability block for {child!r}")
     r = len(states[child])
     pa_shape = tuple(len(states[u]) for u in pa)
+    entries = r * math.prod(pa_shape)
+    if entries > MAX_TABLE_ENTRIES:
+        ps.i = head
+        ps.fail(
+            f"the table of {child!r} given {len(pa)} parents would hold {entries:,} "
+            f"probabilities, more than the {MAX_TABLE_ENTRIES:,} this reader accepts "
+            "(skbn.datasets._bif.MAX_TABLE_ENTRIES)"
+        )
     table = np.full(pa_shape + (r,), np.nan)
+    rows_seen: set = set()
     ps.expect("{")
     while True:
         start = ps.i
@@ -317,6 +343,10 @@ def _parse_probability(ps: _Parser, states: dict, parents: dict, cpts: dict) -> 
                 ps.i = start
                 ps.fail(f"row {tuple(config)} of {child!r} has {len(values)} values, expected {r}")
             _check_rows(ps, start, child, np.asarray([values]))
+            if tuple(index) in rows_seen:
+                ps.i = start
+                ps.fail(f"row {tuple(config)} of {child!r} is given twice")
+            rows_seen.add(tuple(index))
             table[tuple(index)] = values
         else:
             ps.i -= 1
@@ -339,8 +369,23 @@ def _check_rows(ps: _Parser, start: int, child: str, rows: np.ndarray) -> None:
 def _read_text(path: Path) -> str:
     data = path.read_bytes()
     if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    return data.decode("utf-8")
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+                data = stream.read(MAX_TEXT_BYTES + 1)
+        except (EOFError, OSError, zlib.error) as exc:
+            raise BIFError(f"{path.name}: not a complete gzip file ({exc})") from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise BIFError(
+            f"{path.name}: more than {MAX_TEXT_BYTES:,} bytes of text, more than this reader "
+            "accepts (skbn.datasets._bif.MAX_TEXT_BYTES)"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise BIFError(
+            f"{path.name}, line {line}: byte {data[exc.start]:#04x} is not UTF-8 text"
+        ) from None
 
 
 def read_bif(path: str | os.PathLike) -> DiscreteBayesianNetwork:

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
+import gzip
+
 import numpy as np
 import pytest
 
@@ -146,3 +148,65 @@ def test_loaded_networks_are_independent_objects():
     a = load_network("asia")
     a.states.clear()
     assert load_network("asia").states["asia"] == ("yes", "no")
+
+
+def _big_parent_bif(n_parents: int) -> str:
+    """A 2-4 KB file declaring one binary child of ``n_parents`` binary parents."""
+    parents = [f"p{k}" for k in range(n_parents)]
+    text = "".join(f"variable {u} {{ type discrete [ 2 ] {{ a, b }}; }}\n" for u in parents)
+    text += "variable c { type discrete [ 2 ] { a, b }; }\n"
+    text += "".join(f"probability ( {u} ) {{ table 0.5, 0.5; }}\n" for u in parents)
+    return text + f"probability ( c | {', '.join(parents)} ) {{ default 0.5, 0.5; }}\n"
+
+
+def test_a_huge_declared_table_is_refused_before_it_is_allocated():
+    # 2**33 probabilities would take 64 GiB; the reader refuses before allocating
+    with pytest.raises(BIFError, match=r"line 66: the table of 'c' given 32 parents .* more than"):
+        parse_bif(_big_parent_bif(32))
+    # a table within the limit is still read, default rows included
+    bn = parse_bif(_big_parent_bif(10))
+    assert bn.cpts["c"].shape == (2,) * 11
+
+
+def test_an_unclosed_comment_fails_at_once_with_its_line():
+    with pytest.raises(BIFError, match="line 2: comment opened with '/\\*' is never closed"):
+        parse_bif("network x { }\n" + "/* " * 50_000)
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ("", "no variable is declared"),
+        ("// only a comment\n", "no variable is declared"),
+        ("variable a { type discrete [ 0 ] { }; }", "line 1: variable 'a' declares 0 states"),
+        (
+            TINY.replace("(yes) 0.1, 0.9;", "(yes) 0.1, 0.9;\n  (yes) 0.2, 0.8;"),
+            "line 15: row \\('yes',\\) of 'wet' is given twice",
+        ),
+    ],
+)
+def test_empty_stateless_and_duplicated_content_is_an_error(text, match):
+    with pytest.raises(BIFError, match=match):
+        parse_bif(text)
+
+
+def test_broken_gzip_and_non_utf8_files_are_the_readers_errors(tmp_path):
+    data = gzip.compress(TINY.encode())
+    truncated = tmp_path / "truncated.bif.gz"
+    truncated.write_bytes(data[: len(data) // 2])
+    with pytest.raises(BIFError, match="truncated.bif.gz: not a complete gzip file"):
+        read_bif(truncated)
+    latin = tmp_path / "latin.bif"
+    latin.write_bytes(TINY.replace("rain", "r\xe9in", 1).encode("latin-1"))
+    with pytest.raises(BIFError, match="latin.bif, line 3: byte 0xe9 is not UTF-8"):
+        read_bif(latin)
+
+
+def test_a_decompression_bomb_is_refused(tmp_path, monkeypatch):
+    from skbn.datasets import _bif
+
+    monkeypatch.setattr(_bif, "MAX_TEXT_BYTES", 1_000_000)
+    bomb = tmp_path / "bomb.bif.gz"
+    bomb.write_bytes(gzip.compress(b" " * 5_000_000))
+    with pytest.raises(BIFError, match="more than 1,000,000 bytes"):
+        read_bif(bomb)
