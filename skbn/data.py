@@ -515,6 +515,19 @@ def check_data(
         bad_inf = [n for n, ok in zip(continuous, np.isfinite(values).all(axis=0)) if not ok]
         if bad_inf:
             raise ValueError(f"Columns {_show(bad_inf)} contain infinite values.")
+        # covariances are sums of n products of deviations (each at most twice the largest
+        # absolute value): they must fit in float64, without copying the data to check it
+        largest = np.abs(values).max(axis=0) if len(values) else np.zeros(len(continuous))
+        limit = np.sqrt(np.finfo(np.float64).max / (4.0 * max(len(values), 1)))
+        huge = [n for n, m in zip(continuous, largest) if m > limit]
+        if huge:
+            raise ValueError(
+                f"Columns {_show(huge)} hold values so large (up to "
+                f"{largest.max():.3g}) that their "
+                "variance overflows float64. Rescale them first (e.g. sklearn.preprocessing."
+                "StandardScaler, or divide by a power of ten); the learned structure does not "
+                "depend on the scale of a column."
+            )
 
     if kind == "auto":
         if continuous and discrete:

@@ -65,6 +65,12 @@ def test_string_dtype_columns_are_discrete():
         (pd.DataFrame({"a": [1.0, np.nan], "b": [1.0, 2.0]}), ValueError, "'a'.*missing"),
         (pd.DataFrame({"a": ["x", None], "b": ["y", "z"]}), ValueError, "'a'.*missing"),
         (pd.DataFrame({"a": [1.0, np.inf], "b": [1.0, 2.0]}), ValueError, "'a'.*infinite"),
+        # the covariance of 'b' would overflow (HillClimb once returned 0 arcs, scores NaN)
+        (
+            pd.DataFrame({"a": [1.0, 2.0, 0.5], "b": [1e160, -3e159, 2e158]}),
+            ValueError,
+            "'b'.*up to 1e\\+160.*overflows float64. Rescale",
+        ),
         (pd.DataFrame({"a": [1.0], "b": [2.0]}), ValueError, "1 sample"),
         (np.zeros((5, 0)), ValueError, "0 feature"),
         (pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]}), ValueError, "'a'.*'b'.*KBins"),
