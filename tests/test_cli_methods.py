@@ -126,3 +126,28 @@ def test_the_command_line_uses_the_library_default_score():
     assert make_score("ebic", "gaussian").gamma == 0.5
     assert make_score("ebic", "gaussian", gamma=2.0).gamma == 2.0
     assert make_score(None, "gaussian", penalty_discount=3.0).penalty_discount == 3.0
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["compare", "--learners", "hc", "--subsamples", "0"], "--subsamples: expected a positive"),
+        (["bootstrap", "--resamples", "0"], "--resamples: expected a positive"),
+        (["bootstrap", "--threshold", "2"], "--threshold: expected a number between 0 and 1"),
+        (["learn", "--jobs", "0"], "--jobs: 0 jobs cannot run anything"),
+    ],
+)
+def test_out_of_range_options_are_refused_by_the_parser(argv, message, capsys):
+    # these once ran and ended in a KeyError or "tri() missing ..." traceback, or were
+    # silently accepted
+    with pytest.raises(SystemExit) as info:
+        main([argv[0], "--network", "asia", *argv[1:]])
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_malformed_normalised_ebic_scorer_is_named(capsys):
+    argv = ["tune", "--network", "asia", "--param", "criterion__penalty_discount=1,2"]
+    code = main([*argv, "--scoring", "normalised-ebic:x", "--quiet"])
+    assert code != 0
+    assert "after 'normalised-ebic:' comes the number of penalty values" in capsys.readouterr().err

@@ -55,6 +55,28 @@ def positive_int(text: str) -> int:
     return value
 
 
+def n_jobs(text: str) -> int:
+    """An argparse type: joblib's ``n_jobs``, a whole number other than 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("0 jobs cannot run anything; use 1, 2, ... or -1")
+    return value
+
+
+def share(text: str) -> float:
+    """An argparse type: a number in [0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {value}")
+    return value
+
+
 def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
     """Add the arguments every method command shares: a CSV file or a bundled network."""
     source = parser.add_mutually_exclusive_group(required=required)
@@ -83,7 +105,7 @@ def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
     )
     parser.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
     parser.add_argument(
-        "--jobs", type=int, default=None, help="parallel jobs (joblib; -1 for all cores)"
+        "--jobs", type=n_jobs, default=None, help="parallel jobs (joblib; -1 for all cores)"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 

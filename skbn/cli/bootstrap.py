@@ -11,8 +11,10 @@ from skbn.cli._common import (
     add_source,
     learner_from_spec,
     load_source,
+    positive_int,
     save_figure,
     save_outputs,
+    share,
 )
 
 __all__ = ["add_parser", "run"]
@@ -28,8 +30,8 @@ def add_parser(commands) -> None:
     )
     add_source(boot)
     boot.add_argument("--learner", default="hc", help=SPEC_HELP + " (default: hc)")
-    boot.add_argument("--resamples", type=int, default=100, help="(default: 100)")
-    boot.add_argument("--threshold", type=float, default=0.5, help="averaging threshold")
+    boot.add_argument("--resamples", type=positive_int, default=100, help="(default: 100)")
+    boot.add_argument("--threshold", type=share, default=0.5, help="averaging threshold, in [0, 1]")
     boot.add_argument("--poset", action="store_true", help="use BootstrapPosetLearner")
     boot.add_argument("--plot", type=Path, help="draw the arc-strength heat map")
     boot.add_argument("--graph-plot", type=Path, help="draw the resulting graph")

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skbn.cli._common import SPEC_HELP, add_source, learner_from_spec, load_source, save_figure
+from skbn.cli._common import (
+    SPEC_HELP,
+    add_source,
+    learner_from_spec,
+    load_source,
+    positive_int,
+    save_figure,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -29,7 +36,9 @@ def add_parser(commands) -> None:
         default=None,
         help="subsample sizes (default: 100, 200, ...)",
     )
-    compare.add_argument("--subsamples", type=int, default=10, help="per size (default: 10)")
+    compare.add_argument(
+        "--subsamples", type=positive_int, default=10, help="per size (default: 10)"
+    )
     compare.add_argument("--plot", type=Path, help="draw the PHD learning curves")
     compare.add_argument("--out", type=Path, help="write every subsample's PHD (CSV)")
 

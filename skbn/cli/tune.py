@@ -65,7 +65,13 @@ def _scorer(text: str):
     from skbn.model_selection import get_structure_scorer, make_normalised_ebic_scorer
 
     if text.startswith("normalised-ebic:"):
-        return make_normalised_ebic_scorer(int(text.split(":", 1)[1]))
+        count = text.split(":", 1)[1]
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(
+                f"--scoring {text!r}: after 'normalised-ebic:' comes the number of penalty "
+                "values of the grid (a whole number of at least 1), e.g. normalised-ebic:20."
+            )
+        return make_normalised_ebic_scorer(int(count))
     return get_structure_scorer(text)
 
 
