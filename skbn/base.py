@@ -262,6 +262,8 @@ class BaseStructureLearner(BaseEstimator):
                 "distribution to score samples with."
             )
         encoded = self._encode_like_fit(X)
+        if len(encoded) == 0:
+            raise ValueError("X has 0 rows; scoring needs at least one.")
         if isinstance(self.parameters_, DiscreteParameters):
             arities = np.array([len(s) for s in self._states], dtype=np.int64)
             return self.parameters_.log_likelihood_rows(encoded, arities)

@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 
 from skbn._kernels.dag import best_move, move_gains, reachability
 from skbn.base import BaseStructureLearner
-from skbn.constraints import CONSTRAINT_PARAMETERS
+from skbn.constraints import CONSTRAINT_PARAMETERS, _arc_matrix
 from skbn.graph._array import has_path as _reaches
 from skbn.graph._array import name_order, topological_sort_array
 from skbn.graph._convert import as_adjacency
@@ -240,6 +240,20 @@ def _perturb(A, allowed, required, max_indegree, n_moves, rng):
     return A
 
 
+def _is_arc_list(value) -> bool:
+    """Whether ``value`` is a list of (parent, child) pairs of names (not an array's rows)."""
+    if not isinstance(value, (list, tuple)) or not value:
+        return False
+    numbers = (int, float, np.number, bool)
+    # an adjacency array's rows hold numbers; unknown names are reported by _arc_matrix
+    return all(
+        isinstance(pair, (list, tuple))
+        and len(pair) == 2
+        and not any(isinstance(x, numbers) for x in pair)
+        for pair in value
+    )
+
+
 class HillClimb(BaseStructureLearner):
     """Score-based structure learning by greedy hill climbing over DAGs.
 
@@ -274,9 +288,10 @@ class HillClimb(BaseStructureLearner):
         Random restarts after the first climb; each perturbs the best DAG so far.
     n_perturbations : int, default=1
         Random moves applied at each restart.
-    start_graph : networkx.DiGraph or array-like, default=None
-        DAG to start from (its arcs must respect the constraints); default the empty graph
-        plus ``required_edges``.
+    start_graph : networkx.DiGraph, array-like or list of (u, v), default=None
+        DAG to start from, as a graph, an adjacency array in column order or a list of arcs
+        between column names (its arcs must respect the constraints); default the empty
+        graph plus ``required_edges``.
     allowed_edges, forbidden_edges, required_edges : iterable of (u, v), DiGraph or array
         Arcs the search may use (all if None), may not use, and must keep.
     tiers : list of lists of str, dict or Tiers, default=None
@@ -399,9 +414,12 @@ class HillClimb(BaseStructureLearner):
     def _start(self, names, allowed, required) -> np.ndarray:
         if self.start_graph is None:
             return required.copy()
-        A, _ = as_adjacency(
-            self.start_graph, list(names) if hasattr(self.start_graph, "nodes") else None
-        )
+        if _is_arc_list(self.start_graph):
+            A = _arc_matrix(self.start_graph, list(names), "start_graph")
+        else:
+            A, _ = as_adjacency(
+                self.start_graph, list(names) if hasattr(self.start_graph, "nodes") else None
+            )
         if A.shape[0] != len(names):
             raise ValueError(f"start_graph has {A.shape[0]} nodes; X has {len(names)} columns.")
         A = A.astype(bool) | required

@@ -207,3 +207,23 @@ def test_learned_graph_is_a_dag_over_feature_names(asia):
     assert list(hc.graph_.nodes) == list(X.columns) == list(hc.feature_names_in_)
     assert is_dag(hc.graph_) and hc.graph_.graph["kind"] == "dag"
     assert dag_to_cpdag(hc.graph_).graph["kind"] == "cpdag"
+
+
+def test_start_graph_as_a_list_of_arcs_equals_the_same_graph():
+    X = load_network("asia").sample(2000, random_state=0)
+    arcs = [("smoke", "lung"), ("lung", "either")]
+    g = nx.DiGraph(arcs)
+    g.add_nodes_from(X.columns)
+    from_list = HillClimb(start_graph=arcs, max_iter=0).fit(X)
+    from_graph = HillClimb(start_graph=g, max_iter=0).fit(X)
+    # no climbing: the result is the start graph itself, read the same way from both forms
+    assert set(from_list.graph_.edges) == set(arcs) == set(from_graph.graph_.edges)
+    with pytest.raises(ValueError, match="start_graph names variables that are not columns"):
+        HillClimb(start_graph=[("smoke", "nope")]).fit(X)
+
+
+def test_scoring_zero_rows_is_an_error_not_nan():
+    X = load_network("asia").sample(500, random_state=0)
+    hc = HillClimb().fit(X)
+    with pytest.raises(ValueError, match="X has 0 rows"):
+        hc.score(X.iloc[:0])
