@@ -65,16 +65,20 @@ def _shrink_stratum(table, rx, ry, lam, n, v, q_total, out):
     for k in range(rx * ry):
         n_z += table[k]
     p_z = lam / q_total + (1.0 - lam) * n_z / n
+    # the column margins once, so the stratum costs O(rx * ry), not O(rx**2 * ry)
+    p_b = np.empty(ry)
+    for b in range(ry):
+        n_bz = 0.0
+        for a in range(rx):
+            n_bz += table[a * ry + b]
+        p_b[b] = lam / (ry * q_total) + (1.0 - lam) * n_bz / n
     for a in range(rx):
         n_az = 0.0
         for b in range(ry):
             n_az += table[a * ry + b]
         p_az = lam / (rx * q_total) + (1.0 - lam) * n_az / n
         for b in range(ry):
-            n_bz = 0.0
-            for a2 in range(rx):
-                n_bz += table[a2 * ry + b]
-            p_bz = lam / (ry * q_total) + (1.0 - lam) * n_bz / n
+            p_bz = p_b[b]
             p_abz = t_cell + (1.0 - lam) * table[a * ry + b] / n
             if p_abz > 0.0:
                 out[3] += p_abz * math.log(p_abz * p_z / (p_az * p_bz))
