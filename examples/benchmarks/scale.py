@@ -30,6 +30,10 @@ import numpy as np
 import pandas as pd
 
 METHODS = ["skbn-fges", "skbn-pef", "causallearn-pc", "causallearn-ges"]
+COLUMNS = [
+    "method", "p_target", "n", "seed", "finished", "peak_gb", "seconds", "f1_adjacent",
+    "f1_arrowhead", "shd", "edges", "true_arcs", "p", "limit", "error",
+]  # fmt: skip
 LABELS = {
     "skbn-fges": "skbn FGES()",
     "skbn-pef": "skbn PEFLearner()",
@@ -139,7 +143,9 @@ def grid(args) -> None:
                 result = run_cell(method, p, args.n, seed, args.limit)
                 row = {"method": method, "p_target": p, "n": args.n, "seed": seed, **result}
                 row["limit"] = args.limit
-                pd.DataFrame([row]).to_csv(out, mode="a", header=not out.exists(), index=False)
+                # one column order for every row, finished or not (rows are appended)
+                frame = pd.DataFrame([row]).reindex(columns=COLUMNS)
+                frame.to_csv(out, mode="a", header=not out.exists(), index=False)
                 print(json.dumps(row), flush=True)
                 if not result["finished"]:
                     failed.add((method, p))
@@ -224,7 +230,11 @@ def report(csv: Path, page: Path, note: str = "") -> None:
         lines += ["", "Did not finish within the limit (and so were not tried at larger p):", ""]
         for r in missed.itertuples():
             why = getattr(r, "error", None)
-            extra = f" ({why})" if isinstance(why, str) else f" ({r.limit:.0f} s limit)"
+            extra = f" ({why})" if isinstance(why, str) else f" ({r.limit:.0f} s limit"
+            if not isinstance(why, str) and ("skbn-fges", r.p_target) in stats.index:
+                ours = stats.loc[("skbn-fges", r.p_target), "seconds"]
+                extra += f"; more than {r.limit / ours:.0f}x skbn FGES()'s {ours:.1f} s"
+            extra += "" if isinstance(why, str) else ")"
             lines.append(f"- {LABELS[r.method]} at p = {r.p_target:,}, seed {r.seed}{extra}")
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
     for method, sub in stats.groupby(level="method"):
