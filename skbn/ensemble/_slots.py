@@ -31,11 +31,29 @@ GRACE_PERIOD = 60
 STEP_ATTR, SLOT_ATTR = "skbn:step", "skbn:slot"
 
 
+def postgres_driver_url(url: str) -> str:
+    """``url`` with an installed PostgreSQL driver named when it names none.
+
+    SQLAlchemy 2.1 reads a bare ``postgresql://`` URL with psycopg 3; the ``postgres`` extra
+    installs psycopg2. With only psycopg2 installed the bare form gets ``+psycopg2``.
+    """
+    import importlib.util
+
+    for bare in ("postgresql://", "postgres://"):
+        if url.startswith(bare):
+            rest = url[len(bare) :]
+            if importlib.util.find_spec("psycopg") is None and importlib.util.find_spec("psycopg2"):
+                return "postgresql+psycopg2://" + rest
+            return "postgresql://" + rest
+    return url
+
+
 def open_storage(storage):
     """None (in memory), an Optuna storage object, or a database URL (heartbeat enabled)."""
     if storage is None:
         return optuna.storages.InMemoryStorage()
     if isinstance(storage, str):
+        storage = postgres_driver_url(storage)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)

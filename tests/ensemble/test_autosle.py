@@ -14,6 +14,7 @@ from optuna.trial import TrialState
 
 from skbn.datasets import make_training_problems
 from skbn.ensemble import AutoSLEEnsemble, StructureLearningEnsemble, ensemble_quality
+from skbn.ensemble._slots import postgres_driver_url
 from skbn.learners import FGES, PCStable
 from skbn.metrics import f1_adjacency, f1_arrowhead
 
@@ -217,7 +218,8 @@ WORKER = textwrap.dedent(
 
 def _complete(url, name):
     try:
-        study = optuna.load_study(study_name=name, storage=url)
+        # optuna is called directly here: the driver skbn would name goes in by hand
+        study = optuna.load_study(study_name=name, storage=postgres_driver_url(url))
     except KeyError:
         return {}
     return {t.number: (t.params, t.value) for t in study.trials if t.state == TrialState.COMPLETE}
@@ -310,7 +312,7 @@ def test_two_workers_share_a_postgres_study_and_survive_a_kill(tmp_path):
     name = f"two-workers-{os.getpid()}-{time.time_ns()}"
     before, after, resumed = _interrupted_run(tmp_path, POSTGRES_URL, name, 2, 2)
     _check_resumed(before, after, resumed, 2)
-    optuna.delete_study(study_name=name, storage=POSTGRES_URL)
+    optuna.delete_study(study_name=name, storage=postgres_driver_url(POSTGRES_URL))
 
 
 def test_two_workers_share_a_sqlite_study(tmp_path):
@@ -318,3 +320,25 @@ def test_two_workers_share_a_sqlite_study(tmp_path):
     url = f"sqlite:///{tmp_path / 'shared.db'}"
     before, after, resumed = _interrupted_run(tmp_path, url, "shared", 2, 2)
     _check_resumed(before, after, resumed, 2)
+
+
+def test_a_bare_postgresql_url_names_the_installed_driver(monkeypatch):
+    import importlib.util
+
+    from skbn.ensemble._slots import postgres_driver_url
+
+    real = importlib.util.find_spec
+
+    def only_psycopg2(name, *args):
+        return None if name == "psycopg" else real(name, *args) if name != "psycopg2" else True
+
+    monkeypatch.setattr(importlib.util, "find_spec", only_psycopg2)
+    url = "postgresql://user@host:5432/db"
+    # SQLAlchemy 2.1 would load psycopg 3 for the bare form; the extra installs psycopg2
+    assert postgres_driver_url(url) == "postgresql+psycopg2://user@host:5432/db"
+    assert postgres_driver_url("postgres://u@h/db") == "postgresql+psycopg2://u@h/db"
+    # a named driver and other databases are left as they are
+    assert postgres_driver_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert postgres_driver_url("sqlite:///x.db") == "sqlite:///x.db"
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: True)
+    assert postgres_driver_url(url) == url  # psycopg 3 present: SQLAlchemy's default works
