@@ -109,6 +109,8 @@ def grid(args) -> None:
                     if learner not in ("FGES", "MMHC") and p > args.max_p_local:
                         continue
                     for label in scores:
+                        if args.scores and label not in args.scores:
+                            continue
                         key = (args.part, learner, label, p, n, seed)
                         if key in done:
                             continue
@@ -170,10 +172,13 @@ def report(csv: Path, page: Path, defaults: dict) -> None:
         "G=examples/benchmarks/defaults_grid.py; OUT=docs/defaults_grid.csv",
         "python $G --part gaussian --p 37 100 --out $OUT",
         "python $G --part gaussian --learners FGES --p 1000 2000 --limit 300 --out $OUT",
-        "python $G --part gaussian --learners FGES --p 10000 --seeds 0 --limit 400 --out $OUT",
-        "python $G --part gaussian --learners MMHC --p 37 100 1000 --limit 300 --out $OUT",
+        "python $G --part gaussian --learners FGES --p 10000 --seeds 0 --limit 400 "
+        "--scores bic-pd4 ebic-0.5 ebic-1 --out $OUT",
+        "python $G --part gaussian --learners FGES --p 10000 --n 200 1000 --seeds 0 "
+        "--limit 400 --scores bic bic-pd2 --out $OUT",
         "python $G --part discrete --p 37 100 --learners FGES HillClimb TabuSearch MMHC "
         "--limit 300 --out $OUT",
+        "python $G --part gaussian --learners MMHC --p 37 100 --limit 300 --out $OUT",
         "python $G --part discrete --learners FGES HillClimb --p 1000 --seeds 0 --limit 300 "
         "--max-p-local 1000 --out $OUT",
         "python $G --report $OUT --page docs/defaults.md",
@@ -183,8 +188,9 @@ def report(csv: Path, page: Path, defaults: dict) -> None:
         "for, with linear-Gaussian data (the Auto-SLE recipe, columns standardised) or ALARM's "
         "own CPTs. Each cell is the mean F1-adjacent over the seeds run (sd in brackets, the "
         "number of seeds after the slash); the best setting of a row is in bold; a dash is a "
-        "fit that did not finish within the time limit. 2-core machine, other benchmark jobs "
-        "running beside the grid (times are not the point here; the scale page has them).",
+        "fit that did not finish within the time limit, n/r a setting not run there. 2-core "
+        "machine, other benchmark jobs running beside the grid (times are not the point "
+        "here; the scale page has them).",
         "",
         "## Decision",
         "",
@@ -228,17 +234,21 @@ def report(csv: Path, page: Path, defaults: dict) -> None:
             best = row["mean"].max()
             cells = []
             for label in labels:
-                if label not in row.index or np.isnan(row.loc[label, "mean"]):
+                if label not in row.index:
+                    cells.append("n/r")  # not run at this grid point
+                    gaps[label].append(np.nan)
+                    continue
+                if np.isnan(row.loc[label, "mean"]):
                     cells.append("-")
                     gaps[label].append(np.inf)
                     continue
                 m, sd, k = row.loc[label, ["mean", "std", "size"]]
-                text = f"{m:.3f} ({0.0 if np.isnan(sd) else sd:.3f})/{int(k)}"
+                text = f"{m:.3f} ({sd:.3f})/{int(k)}" if k > 1 else f"{m:.3f}/1"
                 cells.append(f"**{text}**" if m == best else text)
                 gaps[label].append(best - m)
             p_real = int(sub.loc[sub.p_target == p, "p"].iloc[0])
             lines.append(f"| {p_real} | {n} | " + " | ".join(cells) + " |")
-        worst = {label: max(g) for label, g in gaps.items()}
+        worst = {label: np.nanmax(g) for label, g in gaps.items()}
         lines += [
             "",
             "Largest shortfall from the row's best: "
@@ -259,7 +269,12 @@ def report(csv: Path, page: Path, defaults: dict) -> None:
                     "Within 0.02 of the best setting at every grid point."
                     if not over
                     else "More than 0.02 below the best at "
-                    + ", ".join(f"p = {p}, n = {n} ({g:.3f})" for p, n, g in over)
+                    + ", ".join(
+                        f"p = {p}, n = {n} ({g:.3f})"
+                        if np.isfinite(g)
+                        else f"p = {p}, n = {n} (did not finish)"
+                        for p, n, g in over
+                    )
                     + "."
                 ),
                 "",
@@ -292,6 +307,7 @@ def main(argv=None) -> None:
         "--max-p-local", type=int, default=2000, help="largest p for HillClimb and TabuSearch"
     )
     parser.add_argument("--limit", type=float, default=600.0, help="seconds per fit")
+    parser.add_argument("--scores", nargs="+", help="only these settings (default: all)")
     parser.add_argument("--out", default="docs/defaults_grid.csv")
     parser.add_argument("--report", type=Path, help="write the page from this CSV, run nothing")
     parser.add_argument("--page", type=Path, default=Path("docs/defaults.md"))
