@@ -205,6 +205,13 @@ def report(csv: Path, page: Path, defaults: dict) -> None:
         "OTSL papers' fGES, and `StructureLearningEnsemble.from_paper()` and Auto-SLE's "
         "default search space use it.",
         "",
+        "On discrete data no candidate dominates: BDeu (iss 1) is ahead of BIC on ALARM itself "
+        "at n = 200 and 1,000 (by up to 0.07), BIC is ahead on the 111-variable copies at "
+        "n = 200 and 1,000 for hill climbing and tabu search and at n = 10,000 for FGES and "
+        "(on ALARM) hill climbing, and EBIC trails both almost everywhere. BIC stays the "
+        "discrete default (as in bnlearn); the "
+        "sections below name the grid points where it is more than 0.02 behind.",
+        "",
     ]
     parts = sorted(table["part"].unique())
     width = max(table.loc[table.part == part, "learner"].nunique() for part in parts)
