@@ -517,7 +517,11 @@ def check_data(
             raise ValueError(f"Columns {_show(bad_inf)} contain infinite values.")
         # covariances are sums of n products of deviations (each at most twice the largest
         # absolute value): they must fit in float64, without copying the data to check it
-        largest = np.abs(values).max(axis=0) if len(values) else np.zeros(len(continuous))
+        largest = (
+            np.maximum(values.max(axis=0), -values.min(axis=0))  # np.abs would copy the data
+            if len(values)
+            else np.zeros(len(continuous))
+        )
         limit = np.sqrt(np.finfo(np.float64).max / (4.0 * max(len(values), 1)))
         huge = [n for n, m in zip(continuous, largest) if m > limit]
         if huge:

@@ -44,12 +44,16 @@ def _spec_help() -> str:
 SPEC_HELP = _spec_help()
 
 
+def _parsed(text: str, cast, word: str):
+    try:
+        return cast(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {word}, got {text!r}") from None
+
+
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    value = _parsed(text, int, "a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {value}")
     return value
@@ -57,10 +61,7 @@ def positive_int(text: str) -> int:
 
 def n_jobs(text: str) -> int:
     """An argparse type: joblib's ``n_jobs``, a whole number other than 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    value = _parsed(text, int, "a whole number")
     if value == 0:
         raise argparse.ArgumentTypeError("0 jobs cannot run anything; use 1, 2, ... or -1")
     return value
@@ -68,10 +69,7 @@ def n_jobs(text: str) -> int:
 
 def share(text: str) -> float:
     """An argparse type: a number in [0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    value = _parsed(text, float, "a number")
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {value}")
     return value
