@@ -162,7 +162,7 @@ def main() -> None:
         args.train_problems, n_nodes=(5, args.train_max_nodes), n_samples=1000, random_state=0
     )
     # the paper's space, with PC-Stable's depth capped (see the report)
-    space = default_search_space()
+    space = default_search_space(paper=True)
     space["pc_stable"][1]["max_cond_size"] = IntDistribution(1, args.pc_depth_cap)
     auto = AutoSLEEnsemble(
         space,

@@ -30,12 +30,13 @@ from skbn.ensemble import (
     StructureLearningEnsemble,
     bootstrap_edge_frequencies,
 )
-from skbn.learners import FGES, MMHC, HillClimb, PCStable, TabuSearch
+from skbn.learners import BOSS, FGES, MMHC, HillClimb, PCStable, TabuSearch
 from skbn.model_selection import InterValSearchCV, OTSLSearchCV, intersection_validate
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "BOSS",
     "FGES",
     "MMHC",
     "AutoSLEEnsemble",

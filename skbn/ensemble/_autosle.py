@@ -29,7 +29,7 @@ from skbn.datasets._problems import make_training_problems
 from skbn.ensemble._sle import StructureLearningEnsemble
 from skbn.ensemble._slots import SlotRunner, open_storage, quiet_optuna
 from skbn.graph._convert import as_adjacency, from_adjacency, to_adjacency
-from skbn.learners import FGES, PCStable
+from skbn.learners import BOSS, FGES, PCStable
 from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import Score
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
@@ -45,12 +45,19 @@ _QUALITIES = {
 }
 
 
-def default_search_space() -> dict:
-    """The paper's candidate learners and hyperparameter ranges (section IV-A3).
+def default_search_space(paper: bool = False) -> dict:
+    """Candidate learners and hyperparameter ranges: the paper's (section IV-A3) and BOSS.
 
     PC-Stable with its significance level in [0.01, 0.2] and search depth (largest
     conditioning set) in [1, 1000]; FGES with penalty discount in [1, 1000] (log scale),
-    maximum degree in [1, 1000] and the faithfulness assumption on or off.
+    maximum degree in [1, 1000] and the faithfulness assumption on or off; and, unless
+    ``paper=True``, BOSS (which the paper predates) with its penalty discount in [1, 1000]
+    (log scale), on the same Gaussian BIC as FGES.
+
+    Parameters
+    ----------
+    paper : bool, default=False
+        Only the paper's two learners (to reproduce its results).
 
     Returns
     -------
@@ -61,9 +68,11 @@ def default_search_space() -> dict:
     Examples
     --------
     >>> sorted(default_search_space())
+    ['boss', 'fges', 'pc_stable']
+    >>> sorted(default_search_space(paper=True))
     ['fges', 'pc_stable']
     """
-    return {
+    space = {
         "pc_stable": (
             PCStable(),
             {
@@ -80,6 +89,12 @@ def default_search_space() -> dict:
             },
         ),
     }
+    if not paper:
+        space["boss"] = (
+            BOSS("bic", random_state=0),
+            {"penalty_discount": FloatDistribution(1.0, 1000.0, log=True)},
+        )
+    return space
 
 
 def ensemble_quality(per_member: np.ndarray) -> float:
@@ -330,7 +345,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
     ----------
     search_space : dict, default=None
         ``{name: (learner, {parameter: optuna distribution})}``; None means
-        :func:`default_search_space` (the paper's PC-Stable and FGES ranges).
+        :func:`default_search_space` (the paper's PC-Stable and FGES ranges, and BOSS).
     ensemble_size : int, default=4
     n_trials : int, default=100
         Trials per greedy step.

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Structure learners: scikit-learn estimators whose ``fit(X)`` sets ``graph_``.
 
-Score-based learners search for a DAG (``HillClimb``, ``TabuSearch``) or a Markov
-equivalence class (``FGES``) that maximises a decomposable score from :mod:`skbn.scores`;
+Score-based learners search for a DAG (``HillClimb``, ``TabuSearch``), a Markov
+equivalence class (``FGES``) or an order of the variables (``BOSS``) that maximises a
+decomposable score from :mod:`skbn.scores`;
 ``ExactSearch`` finds a globally optimal DAG for up to about 25 variables.
 Every learner also fits the network's parameters, so ``score_samples``/``score`` give
 held-out log-likelihoods for scikit-learn's model selection tools.
@@ -13,6 +14,7 @@ restricts hill climbing to a skeleton found by tests, and ``OrderMCMC`` samples 
 orders within a PC skeleton and returns the best DAG it met.
 """
 
+from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
 from skbn.learners._fges import FGES
 from skbn.learners._hill_climb import HillClimb
@@ -21,4 +23,13 @@ from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
 from skbn.learners._tabu import TabuSearch
 
-__all__ = ["FGES", "MMHC", "ExactSearch", "HillClimb", "OrderMCMC", "PCStable", "TabuSearch"]
+__all__ = [
+    "BOSS",
+    "FGES",
+    "MMHC",
+    "ExactSearch",
+    "HillClimb",
+    "OrderMCMC",
+    "PCStable",
+    "TabuSearch",
+]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
 from skbn.learners._fges import FGES
 from skbn.learners._hill_climb import HillClimb
@@ -18,6 +19,7 @@ LEARNERS = {
     "hc": HillClimb,
     "tabu": TabuSearch,
     "fges": FGES,
+    "boss": BOSS,
     "pc": PCStable,
     "mmhc": MMHC,
     "exact": ExactSearch,

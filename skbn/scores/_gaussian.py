@@ -8,7 +8,12 @@ from numbers import Real
 
 import numpy as np
 
-from skbn._kernels.gaussian import gaussian_loglik, log_det_block, toggle_gaussian_loglik
+from skbn._kernels.gaussian import (
+    addition_gaussian_loglik,
+    gaussian_loglik,
+    log_det_block,
+    toggle_gaussian_loglik,
+)
 from skbn.data import GaussianData
 from skbn.scores._base import BoundScore, Score
 from skbn.utils._param_validation import Interval
@@ -67,6 +72,28 @@ class _BoundGaussianLL(BoundScore):
             others = np.array([j for j in range(self.n_features) if j != child], dtype=np.int64)
             full[child] = gaussian_loglik(self._cov, self.n_samples, child, others)
         return full[child] - self._per_param * (len(parents) + 2)
+
+    def gaussian_kernel_args(self):
+        """``(cov, diag, n, per_param)`` for kernels that score families themselves.
+
+        The local score is ``gaussian_loglik(cov, n, child, parents) - per_param * (k + 2)``
+        for ``k`` parents. None when no dense covariance matrix is held.
+        """
+        if not self._dense:
+            return None
+        return self._cov, self._diagonal(), self.n_samples, self._per_param
+
+    def _diagonal(self):
+        diag = getattr(self, "_diag", None)
+        if diag is None:
+            diag = self._diag = np.ascontiguousarray(np.diag(self._cov))
+        return diag
+
+    def _additions(self, child, parents):
+        if not self._dense:
+            return super()._additions(child, parents)
+        ll = addition_gaussian_loglik(self._cov, self._diagonal(), self.n_samples, child, parents)
+        return ll - self._per_param * (len(parents) + 3.0)
 
     def _toggle(self, child, parents):
         if self._dense:

@@ -12,6 +12,7 @@ INIT_PARAMS: dict[str, dict] = {
     "HillClimb": {"random_state": 0},
     "TabuSearch": {"random_state": 0},
     "FGES": {},
+    "BOSS": {"random_state": 0},
     "PCStable": {},
     "MMHC": {"random_state": 0},
     "OrderMCMC": {"n_iter": 300, "random_state": 0},
@@ -85,13 +86,23 @@ def gaussian_learners() -> list:
     them floats and the Gaussian code paths are checked too.
     """
     from skbn.ensemble import BootstrapPosetLearner, StructureLearningEnsemble
-    from skbn.learners import FGES, MMHC, ExactSearch, HillClimb, OrderMCMC, PCStable, TabuSearch
+    from skbn.learners import (
+        BOSS,
+        FGES,
+        MMHC,
+        ExactSearch,
+        HillClimb,
+        OrderMCMC,
+        PCStable,
+        TabuSearch,
+    )
     from skbn.scores import GaussianBIC
 
     return [
         HillClimb(GaussianBIC(), random_state=0),
         TabuSearch("bic-g", random_state=0),
         FGES("bic-g"),
+        BOSS("bic-g", random_state=0),
         PCStable("fisher_z"),
         MMHC("fisher_z", random_state=0),
         ExactSearch("bge"),

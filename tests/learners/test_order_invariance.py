@@ -12,7 +12,16 @@ from sklearn.base import clone
 
 from skbn.datasets import load_network, make_problem
 from skbn.ensemble import PEFLearner
-from skbn.learners import FGES, MMHC, ExactSearch, HillClimb, OrderMCMC, PCStable, TabuSearch
+from skbn.learners import (
+    BOSS,
+    FGES,
+    MMHC,
+    ExactSearch,
+    HillClimb,
+    OrderMCMC,
+    PCStable,
+    TabuSearch,
+)
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +41,7 @@ CASES = [
     (HillClimb(tie_order="names", n_restarts=2, random_state=0), ["discrete"]),
     (MMHC(), ["discrete", "gaussian"]),
     (FGES(), ["discrete", "gaussian"]),
+    (BOSS(random_state=0), ["discrete", "gaussian"]),
     (PCStable(), ["discrete", "gaussian"]),
     (ExactSearch(max_indegree=2), ["small"]),
     (OrderMCMC(n_iter=400, random_state=0), ["small"]),

@@ -1,0 +1,483 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Kernels of the best-order score search (BOSS): grow-shrink tree look-ups and order moves.
+
+The grow-shrink trees of all variables live in one pool of nodes. Node ``k`` belongs to the
+variable ``owner[k]``; its path from the root is a parent set, scored ``grow[k]``. Once
+expanded (``n_branch[k] >= 0``), its branches ``first[k] : first[k] + n_branch[k]`` list the
+variables whose addition improves that score, best first (``branch_var``), each leading to a
+child node (``branch_child``). ``shrink[k]`` is the score after the shrink phase from that
+node (NaN until computed). The kernels never score a family: when a look-up needs a node that
+is not expanded or not shrunk yet, they report it (``missing``) and the caller fills it in
+with the bound score, then resumes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from skbn._kernels.gaussian import addition_gaussian_loglik, gaussian_loglik
+
+#: Status of a sweep: finished, or stopped for missing nodes.
+DONE = -1
+
+
+@njit(cache=True)
+def _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
+    """Grow ``v``'s parent set greedily within the prefix; the node reached, and if final."""
+    node = roots[v]
+    while True:
+        nb = n_branch[node]
+        if nb < 0:
+            return node, False
+        nxt = -1
+        start = first[node]
+        for k in range(start, start + nb):
+            if in_prefix[branch_var[k]]:
+                nxt = branch_child[k]
+                break
+        if nxt < 0:
+            return node, True
+        node = nxt
+
+
+@njit(cache=True)
+def walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
+    """Python's entry to :func:`_walk`."""
+    return _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+
+
+@njit(cache=True)
+def _record(v, in_prefix, missing, missing_prefix, count):
+    if count < missing.shape[0]:
+        missing[count] = v
+        missing_prefix[count, :] = in_prefix
+    return count + 1
+
+
+@njit(cache=True)
+def _lookup(
+    v, roots, in_prefix, n_branch, first, branch_var, branch_child, shrink, missing,
+    missing_prefix, count,
+):  # fmt: skip
+    """Best score of ``v`` with parents from the prefix; NaN if unknown.
+
+    An unknown look-up is recorded as ``missing[count] = v`` with its prefix in row ``count``
+    of ``missing_prefix``, so the caller can finish it in one go.
+    """
+    node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+    if final:
+        value = shrink[node]
+        if value == value:
+            return value, count
+    return np.nan, _record(v, in_prefix, missing, missing_prefix, count)
+
+
+@njit(cache=True)
+def node_path(node, up, var):
+    """The variables added on the way from the root to ``node``, root side first."""
+    depth = 0
+    k = node
+    while up[k] >= 0:
+        depth += 1
+        k = up[k]
+    out = np.empty(depth, dtype=np.int64)
+    k = node
+    while up[k] >= 0:
+        depth -= 1
+        out[depth] = var[k]
+        k = up[k]
+    return out
+
+
+@njit(cache=True)
+def grow_candidates(node, scores, threshold, open_, up, rank, first, branch_var):
+    """The additions that improve ``node``'s score past ``threshold``, best first.
+
+    ``open_`` flags the variables that may be added (it is changed: the variables ranked
+    above the branch taken at each ancestor are closed, since no prefix reaching ``node``
+    holds them). Ties go to the lower index.
+    """
+    k = node
+    while up[k] >= 0:
+        at = up[k]
+        for b in range(first[at], first[at] + rank[k]):
+            open_[branch_var[b]] = False
+        k = at
+    m = 0
+    for x in range(scores.shape[0]):
+        if open_[x] and scores[x] > threshold:
+            m += 1
+    cand = np.empty(m, dtype=np.int64)
+    keys = np.empty(m)
+    m = 0
+    for x in range(scores.shape[0]):
+        if open_[x] and scores[x] > threshold:
+            cand[m] = x
+            keys[m] = -scores[x]
+            m += 1
+    return cand[np.argsort(keys, kind="mergesort")]
+
+
+@njit(cache=True)
+def _required_window(v, order, req_indptr, req_parents, child_indptr, req_children, position):
+    """Insertion points ``lo..hi`` that keep ``v`` after its required parents, before children."""
+    p = order.shape[0]
+    lo = 0
+    hi = p
+    for a in range(req_indptr[v], req_indptr[v + 1]):
+        lo = max(lo, position[req_parents[a]] + 1)
+    for a in range(child_indptr[v], child_indptr[v + 1]):
+        hi = min(hi, position[req_children[a]])
+    return lo, hi
+
+
+@njit(cache=True)
+def better_mutation(
+    v,
+    order,
+    position,
+    in_prefix,
+    scores,
+    roots,
+    n_branch,
+    first,
+    branch_var,
+    branch_child,
+    shrink,
+    req_indptr,
+    req_parents,
+    child_indptr,
+    req_children,
+    rel_tol,
+    missing,
+    missing_prefix,
+):
+    """Move ``v`` to the position of the order that scores best, if that beats its own.
+
+    Returns ``(moved, n_missing)``; with ``n_missing > 0`` nothing was changed and the
+    look-ups to finish are in the first ``n_missing`` rows of ``missing`` (as many as fit).
+    """
+    p = order.shape[0]
+    i = position[v]
+    count = 0
+    # forward: v inserted before order[j] has the prefix order[:j] minus v; the variables
+    # before it keep prefixes without v
+    acc = 0.0
+    for j in range(p):
+        w = order[j]
+        s, count = _lookup(
+            v,
+            roots,
+            in_prefix,
+            n_branch,
+            first,
+            branch_var,
+            branch_child,
+            shrink,
+            missing,
+            missing_prefix,
+            count,
+        )
+        scores[j] = s + acc
+        if count >= missing.shape[0]:
+            in_prefix[:] = False
+            return False, count
+        if w != v:
+            s, count = _lookup(
+                w,
+                roots,
+                in_prefix,
+                n_branch,
+                first,
+                branch_var,
+                branch_child,
+                shrink,
+                missing,
+                missing_prefix,
+                count,
+            )
+            acc += s
+            in_prefix[w] = True
+            if count >= missing.shape[0]:
+                in_prefix[:] = False
+                return False, count
+    s, count = _lookup(
+        v,
+        roots,
+        in_prefix,
+        n_branch,
+        first,
+        branch_var,
+        branch_child,
+        shrink,
+        missing,
+        missing_prefix,
+        count,
+    )
+    scores[p] = s + acc
+    # backward: the variables after the insertion point have v in their prefix
+    in_prefix[v] = True
+    acc = 0.0
+    for j in range(p - 1, -1, -1):
+        w = order[j]
+        if w != v:
+            in_prefix[w] = False
+            s, count = _lookup(
+                w,
+                roots,
+                in_prefix,
+                n_branch,
+                first,
+                branch_var,
+                branch_child,
+                shrink,
+                missing,
+                missing_prefix,
+                count,
+            )
+            acc += s
+            if count >= missing.shape[0]:
+                in_prefix[:] = False
+                return False, count
+        scores[j] += acc
+    in_prefix[v] = False
+    if count > 0:
+        return False, count
+    lo, hi = _required_window(
+        v, order, req_indptr, req_parents, child_indptr, req_children, position
+    )
+    tol = rel_tol * max(1.0, abs(scores[i]))
+    best = hi
+    for j in range(hi - 1, lo - 1, -1):
+        if scores[j] > scores[best] + tol:
+            best = j
+    if not scores[best] > scores[i] + tol:
+        return False, 0
+    # remove v from position i and insert it before the old order[best]
+    target = best - 1 if best > i else best
+    if target > i:
+        for j in range(i, target):
+            order[j] = order[j + 1]
+            position[order[j]] = j
+    else:
+        for j in range(i, target, -1):
+            order[j] = order[j - 1]
+            position[order[j]] = j
+    order[target] = v
+    position[v] = target
+    return True, 0
+
+
+@njit(cache=True)
+def sweep(
+    variables,
+    start,
+    order,
+    position,
+    in_prefix,
+    scores,
+    roots,
+    n_branch,
+    first,
+    branch_var,
+    branch_child,
+    shrink,
+    req_indptr,
+    req_parents,
+    child_indptr,
+    req_children,
+    rel_tol,
+    missing,
+    missing_prefix,
+):
+    """Apply ``better_mutation`` to ``variables[start:]`` in turn.
+
+    Returns ``(stopped_at, n_moved, n_missing)``: ``stopped_at`` is :data:`DONE` after the
+    last variable, or the index of the variable whose move needs the look-ups in ``missing``.
+    """
+    moved_count = 0
+    for t in range(start, variables.shape[0]):
+        moved, count = better_mutation(
+            variables[t],
+            order,
+            position,
+            in_prefix,
+            scores,
+            roots,
+            n_branch,
+            first,
+            branch_var,
+            branch_child,
+            shrink,
+            req_indptr,
+            req_parents,
+            child_indptr,
+            req_children,
+            rel_tol,
+            missing,
+            missing_prefix,
+        )
+        if count > 0:
+            return t, moved_count, count
+        if moved:
+            moved_count += 1
+    return DONE, moved_count, 0
+
+
+@njit(cache=True)
+def order_nodes(
+    order,
+    in_prefix,
+    roots,
+    n_branch,
+    first,
+    branch_var,
+    branch_child,
+    shrink,
+    missing,
+    missing_prefix,
+):
+    """The node that gives each variable its parents under ``order``, and the order's score.
+
+    Returns ``(nodes, total, n_missing)``; with ``n_missing > 0`` the result is incomplete and
+    the look-ups to finish are in ``missing``.
+    """
+    p = order.shape[0]
+    nodes = np.empty(p, dtype=np.int64)
+    count = 0
+    total = 0.0
+    for j in range(p):
+        v = order[j]
+        node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+        nodes[v] = node
+        if not final or shrink[node] != shrink[node]:
+            count = _record(v, in_prefix, missing, missing_prefix, count)
+        else:
+            total += shrink[node]
+        in_prefix[v] = True
+    for j in range(p):
+        in_prefix[order[j]] = False
+    return nodes, total, count
+
+
+@njit(cache=True)
+def gaussian_fill(
+    missing, prefixes, count, roots, owner, up, var, rank, grow, n_branch, first, shrink,
+    branch_var, branch_child, kept_first, kept_len, kept_pool, sizes, cov, diag, n, per_param,
+    allowed, req_indptr, req_parents, rel_tol,
+):  # fmt: skip
+    """Finish look-ups as ``_Forest.fill`` does, for the Gaussian likelihood scores, in numba.
+
+    The local score is ``gaussian_loglik - per_param * (k + 2)`` for ``k`` parents, as the
+    bound Gaussian BIC/EBIC/AIC scores compute it, with parents in increasing order (so the
+    values are those of the Python route). ``sizes`` holds the used lengths of the node,
+    branch and kept-parent pools and is updated. Returns the index of the first look-up not
+    finished for lack of room (``count`` when all are done): the caller enlarges the pools
+    and calls again from there.
+    """
+    p = cov.shape[0]
+    rows = min(count, missing.shape[0])
+    open_ = np.empty(p, dtype=np.bool_)
+    for r in range(rows):
+        v = missing[r]
+        prefix = prefixes[r]
+        while True:
+            node, final = _walk(v, roots, prefix, n_branch, first, branch_var, branch_child)
+            if not final:
+                if sizes[0] + p > owner.shape[0] or sizes[1] + p > branch_var.shape[0]:
+                    return r
+                added = node_path(node, up, var)
+                lo, hi = req_indptr[v], req_indptr[v + 1]
+                parents = np.empty(hi - lo + added.shape[0], dtype=np.int64)
+                parents[: hi - lo] = req_parents[lo:hi]
+                parents[hi - lo :] = added
+                parents.sort()
+                k = parents.shape[0]
+                if allowed.shape[0] == 0:
+                    open_[:] = True
+                else:
+                    open_[:] = allowed[:, v]
+                open_[v] = False
+                for a in range(k):
+                    open_[parents[a]] = False
+                scores = addition_gaussian_loglik(cov, diag, n, v, parents)
+                for x in range(p):
+                    scores[x] -= per_param * (k + 3.0)
+                base = grow[node]
+                cand = grow_candidates(
+                    node,
+                    scores,
+                    base + rel_tol * max(1.0, abs(base)),
+                    open_,
+                    up,
+                    rank,
+                    first,
+                    branch_var,
+                )
+                m = cand.shape[0]
+                b0 = sizes[1]
+                k0 = sizes[0]
+                for t in range(m):
+                    kid = k0 + t
+                    owner[kid] = v
+                    up[kid] = node
+                    var[kid] = cand[t]
+                    rank[kid] = t
+                    grow[kid] = scores[cand[t]]
+                    n_branch[kid] = -1
+                    first[kid] = 0
+                    shrink[kid] = np.nan
+                    branch_var[b0 + t] = cand[t]
+                    branch_child[b0 + t] = kid
+                sizes[0] += m
+                sizes[1] += m
+                first[node] = b0
+                n_branch[node] = m
+                sizes[3] += 1
+                continue
+            if shrink[node] == shrink[node]:
+                break
+            if sizes[2] + p > kept_pool.shape[0]:
+                return r
+            added = node_path(node, up, var)
+            lo, hi = req_indptr[v], req_indptr[v + 1]
+            current = np.empty(hi - lo + added.shape[0], dtype=np.int64)
+            current[: hi - lo] = req_parents[lo:hi]
+            current[hi - lo :] = added
+            current.sort()
+            fixed = np.zeros(p, dtype=np.bool_)
+            for a in range(lo, hi):
+                fixed[req_parents[a]] = True
+            k = current.shape[0]
+            score = grow[node]
+            reduced = np.empty(max(k - 1, 0), dtype=np.int64)
+            while k > 0:
+                best = -1
+                best_score = score + rel_tol * max(1.0, abs(score))
+                for a in range(k):
+                    u = current[a]
+                    if fixed[u]:
+                        continue
+                    m = 0
+                    for b in range(k):
+                        if b != a:
+                            reduced[m] = current[b]
+                            m += 1
+                    s = gaussian_loglik(cov, n, v, reduced[:m]) - per_param * (m + 2.0)
+                    if s > best_score:
+                        best = a
+                        best_score = s
+                if best < 0:
+                    break
+                for b in range(best, k - 1):
+                    current[b] = current[b + 1]
+                k -= 1
+                score = best_score
+            shrink[node] = score
+            kept_first[node] = sizes[2]
+            kept_len[node] = k
+            kept_pool[sizes[2] : sizes[2] + k] = current[:k]
+            sizes[2] += k
+            break
+    return rows
