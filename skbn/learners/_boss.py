@@ -18,15 +18,18 @@ from skbn._kernels.boss import (
     walk,
 )
 from skbn.base import BaseStructureLearner
-from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints
+from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints, _arc_matrix
 from skbn.graph._array import (
     dag_to_cpdag_array,
     meek_orient_array,
     name_order,
+    topological_sort_array,
 )
+from skbn.graph._convert import as_adjacency
+from skbn.learners._hill_climb import _is_arc_list
 from skbn.scores import Score
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, effective_n_jobs, parallel_map
-from skbn.utils._param_validation import Interval
+from skbn.utils._param_validation import HasMethods, Interval
 
 __all__ = ["BOSS"]
 
@@ -253,7 +256,7 @@ def _enlarged(array: np.ndarray, used: int, cap: int) -> np.ndarray:
 
 
 def _start_order(p: int, required: np.ndarray | None, rng) -> np.ndarray:
-    """A random order of the variables that keeps every required arc forwards."""
+    """A random order of the variables that keeps every arc of ``required`` forwards."""
     priority = rng.permutation(p)
     if required is None or not required.any():
         return priority.astype(np.int64)
@@ -282,11 +285,14 @@ def _csr(lists: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return indptr, flat
 
 
-def _search(forest: _Forest, required, seed: int, max_sweeps: int | None, verbose: int):
-    """One BOSS run from a random order: sweeps of best moves until no variable moves."""
+def _search(forest: _Forest, required, start, seed: int, max_sweeps: int | None, verbose: int):
+    """One BOSS run from a random order: sweeps of best moves until no variable moves.
+
+    ``start`` (arcs, or None) is what the first order keeps forwards besides ``required``.
+    """
     p = forest.p
     rng = np.random.RandomState(seed)
-    order = _start_order(p, required, rng)
+    order = _start_order(p, start if start is not None else required, rng)
     position = np.empty(p, np.int64)
     position[order] = np.arange(p)
     req_indptr, req_parents = forest.req_indptr, forest.req_flat
@@ -322,9 +328,10 @@ def _search(forest: _Forest, required, seed: int, max_sweeps: int | None, verbos
     return order, parents, total, n_sweeps
 
 
-def _run_starts(bound, allowed, required, seeds, max_sweeps, verbose):
+def _run_starts(bound, allowed, required, start, seeds, max_sweeps, verbose):
     forest = _Forest(bound, allowed, required)
-    return [_search(forest, required, s, max_sweeps, verbose) for s in seeds], forest.n_nodes
+    runs = [_search(forest, required, start, s, max_sweeps, verbose) for s in seeds]
+    return runs, forest.n_nodes
 
 
 def _pdag_with_knowledge(
@@ -383,6 +390,10 @@ class BOSS(BaseStructureLearner):
         the earliest start). The trees are shared between starts run in the same process.
     max_sweeps : int, default=None
         Stop after this many sweeps over the variables; None runs until no variable moves.
+    start_graph : networkx.DiGraph, array-like or list of (u, v), default=None
+        A DAG to start from: every start's first order is a topological order of it (with
+        the required arcs; ties by the start's random priority). None starts from random
+        orders. (The bootstrap learner's phase-1 chains come in here.)
     allowed_edges, forbidden_edges : iterable of (u, v), DiGraph or array, default=None
         Arcs the search may, or may not, use: a variable's trees only grow with allowed
         parents. In the result, an edge whose one arc is ruled out is oriented the other way
@@ -451,6 +462,7 @@ class BOSS(BaseStructureLearner):
         "penalty_discount": [Interval(Real, 0, None, closed="left")],
         "n_starts": [Interval(Integral, 1, None, closed="left")],
         "max_sweeps": [Interval(Integral, 1, None, closed="left"), None],
+        "start_graph": ["array-like", HasMethods(["edges"]), None],
         **CONSTRAINT_PARAMETERS,
         "n_jobs": N_JOBS_CONSTRAINT,
         "random_state": ["random_state"],
@@ -464,6 +476,7 @@ class BOSS(BaseStructureLearner):
         penalty_discount: float = 1.0,
         n_starts: int = 1,
         max_sweeps: int | None = None,
+        start_graph=None,
         allowed_edges=None,
         forbidden_edges=None,
         required_edges=None,
@@ -476,6 +489,7 @@ class BOSS(BaseStructureLearner):
         self.penalty_discount = penalty_discount
         self.n_starts = n_starts
         self.max_sweeps = max_sweeps
+        self.start_graph = start_graph
         self.allowed_edges = allowed_edges
         self.forbidden_edges = forbidden_edges
         self.required_edges = required_edges
@@ -490,9 +504,27 @@ class BOSS(BaseStructureLearner):
 
     def _prepare(self, data, constraints: EdgeConstraints):
         self._resolved_score(data)  # a discount the score cannot take fails before any work
-        return constraints
+        start = None
+        if self.start_graph is not None:
+            names = list(data.names)
+            if _is_arc_list(self.start_graph):
+                start = _arc_matrix(self.start_graph, names, "start_graph")
+            else:
+                graph = self.start_graph
+                start, _ = as_adjacency(graph, names if hasattr(graph, "nodes") else None)
+            if start.shape[0] != len(names):
+                raise ValueError(
+                    f"start_graph has {start.shape[0]} nodes; X has {len(names)} columns."
+                )
+            start = start.astype(bool)
+            if not constraints.is_empty:
+                start = start | constraints.required
+            if topological_sort_array(start.astype(np.int8)) is None:
+                raise ValueError("start_graph (with required_edges) is not a DAG.")
+        return constraints, start
 
-    def _learn(self, data, constraints):
+    def _learn(self, data, prepared):
+        constraints, start = prepared
         # the search runs on the columns in name order and its result is mapped back, so
         # every tie and every random draw is the same for any column order of the data
         canon = name_order(data.names)
@@ -501,6 +533,8 @@ class BOSS(BaseStructureLearner):
         if not constraints.is_empty:
             allowed = np.ascontiguousarray(constraints.allowed[np.ix_(canon, canon)])
             required = np.ascontiguousarray(constraints.required[np.ix_(canon, canon)])
+        if start is not None:
+            start = np.ascontiguousarray(start[np.ix_(canon, canon)])
         data = data.take(columns=canon)
         bound = self._resolved_score(data).bind(data)
         rng = check_random_state(self.random_state)
@@ -509,7 +543,7 @@ class BOSS(BaseStructureLearner):
         groups = [seeds[k::n_workers] for k in range(n_workers)]
         runs = parallel_map(
             lambda group: _run_starts(
-                bound, allowed, required, group, self.max_sweeps, self.verbose
+                bound, allowed, required, start, group, self.max_sweeps, self.verbose
             ),
             groups,
             n_jobs=self.n_jobs if n_workers > 1 else None,
