@@ -151,3 +151,14 @@ def test_a_malformed_normalised_ebic_scorer_is_named(capsys):
     code = main([*argv, "--scoring", "normalised-ebic:x", "--quiet"])
     assert code != 0
     assert "after 'normalised-ebic:' comes the number of penalty values" in capsys.readouterr().err
+
+
+def test_learn_with_boss_writes_the_learned_cpdag(tmp_path, capsys):
+    graph = tmp_path / "g.json"
+    _run(
+        ["learn", "--network", "sachs", "-n", "5000", "--learner", "boss", "--out", str(graph)],
+        capsys,
+    )
+    learned = read_graph(graph)
+    assert learned.number_of_nodes() == 11 and learned.graph["kind"] == "cpdag"
+    assert main(["learn", "--network", "asia", "--learner", "boss", "--max-indegree", "2"]) != 0

@@ -218,6 +218,10 @@ def make_learner(
         return LEARNERS[name](score, max_degree=max_degree)
     if max_degree is not None:
         raise ValueError("--max-degree applies to fges; hc and tabu take --max-indegree.")
+    if name == "boss":
+        if max_indegree is not None:
+            raise ValueError("--max-indegree applies to hc, tabu, exact, mcmc and mmhc, not boss.")
+        return LEARNERS[name](score, random_state=random_state)
     options = {
         "hc": dict(max_indegree=max_indegree, random_state=random_state),
         "tabu": dict(max_indegree=max_indegree, random_state=random_state),

@@ -36,7 +36,8 @@ def add_parser(commands) -> None:
         "--learner",
         choices=tuple(LEARNERS),
         default="hc",
-        help="hc (hill climbing, default), tabu (tabu search), fges, pc (PC-Stable), mmhc, "
+        help="hc (hill climbing, default), tabu (tabu search), fges, boss (best order score "
+        "search), pc (PC-Stable), mmhc, "
         "exact (globally optimal, up to ~25 variables) or mcmc (order MCMC in a PC skeleton)",
     )
     learn.add_argument(
