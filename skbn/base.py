@@ -86,7 +86,11 @@ class BaseStructureLearner(BaseEstimator):
         return registry.resolve(getattr(self, parameter), data.kind, **params)
 
     def _resolved_score(self, data):
-        return self._resolve_family("criterion", data)
+        # learners with a ``penalty_discount`` parameter hand it to a score given by name (or
+        # None); with a score object the registry refuses it, before any work
+        discount = getattr(self, "penalty_discount", 1.0)
+        params = {} if discount == 1.0 else {"penalty_discount": discount}
+        return self._resolve_family("criterion", data, **params)
 
     def set_params(self, **params):
         """Set the parameters of this learner (nested ones as ``criterion__gamma``).

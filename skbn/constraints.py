@@ -220,6 +220,44 @@ def _arc_matrix(edges, names, what: str) -> np.ndarray | None:
     return M
 
 
+def _is_arc_list(value) -> bool:
+    """Whether ``value`` is a list of (parent, child) pairs of names (not an array's rows)."""
+    if not isinstance(value, (list, tuple)) or not value:
+        return False
+    numbers = (int, float, np.number, bool)
+    # an adjacency array's rows hold numbers; unknown names are reported by _arc_matrix
+    return all(
+        isinstance(pair, (list, tuple))
+        and len(pair) == 2
+        and not any(isinstance(x, numbers) for x in pair)
+        for pair in value
+    )
+
+
+def start_graph_matrix(start_graph, names, required: np.ndarray | None = None) -> np.ndarray:
+    """Boolean ``(p, p)`` arc matrix of a learner's ``start_graph``, with the required arcs.
+
+    ``start_graph`` is a networkx graph over the columns, an adjacency array in column order
+    or a list of (parent, child) name pairs; it must be a DAG once the required arcs are
+    added.
+    """
+    names = list(names)
+    if _is_arc_list(start_graph):
+        A = _arc_matrix(start_graph, names, "start_graph")
+    else:
+        from skbn.graph._convert import as_adjacency
+
+        A, _ = as_adjacency(start_graph, names if hasattr(start_graph, "nodes") else None)
+    if A.shape[0] != len(names):
+        raise ValueError(f"start_graph has {A.shape[0]} nodes; X has {len(names)} columns.")
+    A = A.astype(bool)
+    if required is not None:
+        A = A | required
+    if topological_sort_array(A.astype(np.int8)) is None:
+        raise ValueError("start_graph (with required_edges) is not a DAG.")
+    return A
+
+
 class EdgeConstraints:
     """The background knowledge of one fit, checked and merged into two arc matrices.
 

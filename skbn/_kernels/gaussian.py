@@ -16,6 +16,30 @@ VARIANCE_FLOOR = 1e-12
 
 
 @njit(cache=True)
+def _block_cholesky(cov, members, ridge, floor, lower):
+    """Cholesky factor of the block of ``cov`` on ``members``, written into ``lower``.
+
+    ``ridge`` is added to the block's diagonal. Returns False when a pivot falls to
+    ``floor`` or below (the block is not positive definite).
+    """
+    k = members.shape[0]
+    for a in range(k):
+        for b in range(a + 1):
+            s = cov[members[a], members[b]]
+            if a == b:
+                s += ridge
+            for c in range(b):
+                s -= lower[a, c] * lower[b, c]
+            if a == b:
+                if s <= floor:
+                    return False
+                lower[a, a] = math.sqrt(s)
+            else:
+                lower[a, b] = s / lower[b, b]
+    return True
+
+
+@njit(cache=True)
 def residual_variance(cov, child, parents):
     """MLE residual variance of ``child`` regressed on ``parents`` (with intercept).
 
@@ -27,39 +51,19 @@ def residual_variance(cov, child, parents):
     floor = VARIANCE_FLOOR * max(syy, 1e-300)
     if k == 0:
         return max(syy, floor)
-    spp = np.empty((k, k))
-    spy = np.empty(k)
-    for a in range(k):
-        spy[a] = cov[parents[a], child]
-        for b in range(k):
-            spp[a, b] = cov[parents[a], parents[b]]
     scale = 0.0
     for a in range(k):
-        scale = max(scale, spp[a, a])
+        scale = max(scale, cov[parents[a], parents[a]])
+    lower = np.zeros((k, k))
     ridge = 0.0
     for _ in range(8):
-        ok = True
-        lower = np.zeros((k, k))
-        for a in range(k):
-            for b in range(a + 1):
-                s = spp[a, b] + (ridge if a == b else 0.0)
-                for c in range(b):
-                    s -= lower[a, c] * lower[b, c]
-                if a == b:
-                    if s <= 1e-14 * max(scale, 1e-300):
-                        ok = False
-                        break
-                    lower[a, a] = math.sqrt(s)
-                else:
-                    lower[a, b] = s / lower[b, b]
-            if not ok:
-                break
+        ok = _block_cholesky(cov, parents, ridge, 1e-14 * max(scale, 1e-300), lower)
         if ok:
             # forward substitution: L z = S_Py ; explained variance = |z|^2
             explained = 0.0
             z = np.empty(k)
             for a in range(k):
-                s = spy[a]
+                s = cov[parents[a], child]
                 for c in range(a):
                     s -= lower[a, c] * z[c]
                 z[a] = s / lower[a, a]
@@ -152,21 +156,7 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
     scale = 0.0
     for a in range(k):
         scale = max(scale, cov[parents[a], parents[a]])
-    ok = True
-    for a in range(k):
-        for b in range(a + 1):
-            s = cov[parents[a], parents[b]]
-            for c in range(b):
-                s -= lower[a, c] * lower[b, c]
-            if a == b:
-                if s <= 1e-10 * max(scale, 1e-300):
-                    ok = False
-                    break
-                lower[a, a] = math.sqrt(s)
-            else:
-                lower[a, b] = s / lower[b, b]
-        if not ok:
-            break
+    ok = _block_cholesky(cov, parents, 0.0, 1e-10 * max(scale, 1e-300), lower)
     in_family = np.zeros(p, dtype=np.bool_)
     in_family[child] = True
     for a in range(k):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import heapq
 from numbers import Integral, Real
 
 import numpy as np
@@ -18,15 +19,12 @@ from skbn._kernels.boss import (
     walk,
 )
 from skbn.base import BaseStructureLearner
-from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints, _arc_matrix
+from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints, start_graph_matrix
 from skbn.graph._array import (
     dag_to_cpdag_array,
     meek_orient_array,
     name_order,
-    topological_sort_array,
 )
-from skbn.graph._convert import as_adjacency
-from skbn.learners._hill_climb import _is_arc_list
 from skbn.scores import Score
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, effective_n_jobs, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval
@@ -70,6 +68,13 @@ class _Forest:
             for v in range(p)
         ]
         self.req_indptr, self.req_flat = _csr(self.req_parents)
+        # required children, so that moves keep each variable before them
+        self.child_indptr, self.child_flat = _csr(
+            [
+                np.flatnonzero(required[v]) if required is not None else np.zeros(0, np.int64)
+                for v in range(p)
+            ]
+        )
         cap = max(8 * p, 64)
         #: used lengths: nodes, branches, kept parents; then the number of expansions
         self.sizes = np.zeros(4, np.int64)
@@ -260,21 +265,20 @@ def _start_order(p: int, required: np.ndarray | None, rng) -> np.ndarray:
     priority = rng.permutation(p)
     if required is None or not required.any():
         return priority.astype(np.int64)
-    # Kahn's algorithm taking the ready variable earliest in the random priority
+    # Kahn's algorithm, taking the ready variable earliest in the random priority
     rank = np.empty(p, np.int64)
     rank[priority] = np.arange(p)
     indegree = required.sum(axis=0).astype(np.int64)
-    ready = sorted(int(v) for v in np.flatnonzero(indegree == 0))
-    ready.sort(key=lambda v: rank[v])
+    ready = [(int(rank[v]), int(v)) for v in np.flatnonzero(indegree == 0)]
+    heapq.heapify(ready)
     out = []
     while ready:
-        v = ready.pop(0)
+        _, v = heapq.heappop(ready)
         out.append(v)
         for c in np.flatnonzero(required[v]).tolist():
             indegree[c] -= 1
             if indegree[c] == 0:
-                ready.append(c)
-        ready.sort(key=lambda v: rank[v])
+                heapq.heappush(ready, (int(rank[c]), c))
     return np.array(out, dtype=np.int64)
 
 
@@ -295,30 +299,25 @@ def _search(forest: _Forest, required, start, seed: int, max_sweeps: int | None,
     order = _start_order(p, start if start is not None else required, rng)
     position = np.empty(p, np.int64)
     position[order] = np.arange(p)
-    req_indptr, req_parents = forest.req_indptr, forest.req_flat
-    children = [
-        np.flatnonzero(required[v]) if required is not None else np.zeros(0, np.int64)
-        for v in range(p)
-    ]
-    child_indptr, req_children = _csr(children)
     in_prefix = np.zeros(p, dtype=bool)
     scores = np.empty(p + 1)
     missing, prefixes = _missing_buffers(p)
     n_sweeps = 0
     while max_sweeps is None or n_sweeps < max_sweeps:
         variables = rng.permutation(p).astype(np.int64)
-        start, moved = 0, 0
+        resume, moved = 0, 0
         while True:
             stopped, k, count = sweep(
-                variables, start, order, position, in_prefix, scores,
+                variables, resume, order, position, in_prefix, scores,
                 *forest._lookup_arrays(),
-                req_indptr, req_parents, child_indptr, req_children, _TOL, missing, prefixes,
+                forest.req_indptr, forest.req_flat, forest.child_indptr, forest.child_flat,
+                _TOL, missing, prefixes,
             )  # fmt: skip
             moved += k
             if stopped == DONE:
                 break
             forest.fill(missing, prefixes, count)
-            start = stopped
+            resume = stopped
         n_sweeps += 1
         if verbose:
             print(f"BOSS sweep {n_sweeps}: {moved} variables moved, {forest.n_nodes} tree nodes")
@@ -498,29 +497,12 @@ class BOSS(BaseStructureLearner):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _resolved_score(self, data) -> Score:
-        params = {} if self.penalty_discount == 1.0 else {"penalty_discount": self.penalty_discount}
-        return self._resolve_family("criterion", data, **params)
-
     def _prepare(self, data, constraints: EdgeConstraints):
         self._resolved_score(data)  # a discount the score cannot take fails before any work
         start = None
         if self.start_graph is not None:
-            names = list(data.names)
-            if _is_arc_list(self.start_graph):
-                start = _arc_matrix(self.start_graph, names, "start_graph")
-            else:
-                graph = self.start_graph
-                start, _ = as_adjacency(graph, names if hasattr(graph, "nodes") else None)
-            if start.shape[0] != len(names):
-                raise ValueError(
-                    f"start_graph has {start.shape[0]} nodes; X has {len(names)} columns."
-                )
-            start = start.astype(bool)
-            if not constraints.is_empty:
-                start = start | constraints.required
-            if topological_sort_array(start.astype(np.int8)) is None:
-                raise ValueError("start_graph (with required_edges) is not a DAG.")
+            required = None if constraints.is_empty else constraints.required
+            start = start_graph_matrix(self.start_graph, data.names, required)
         return constraints, start
 
     def _learn(self, data, prepared):

@@ -407,11 +407,6 @@ class FGES(BaseStructureLearner):
         self.tiers = tiers
         self.verbose = verbose
 
-    def _resolved_score(self, data) -> Score:
-        # the discount goes to a score given by name; with an object the registry refuses it
-        params = {} if self.penalty_discount == 1.0 else {"penalty_discount": self.penalty_discount}
-        return self._resolve_family("criterion", data, **params)
-
     def _prepare(self, data, constraints):
         self._resolved_score(data)  # a discount the score cannot take fails before any work
         return constraints

@@ -11,10 +11,9 @@ from sklearn.utils import check_random_state
 
 from skbn._kernels.dag import best_move, move_gains, reachability
 from skbn.base import BaseStructureLearner
-from skbn.constraints import CONSTRAINT_PARAMETERS, _arc_matrix
+from skbn.constraints import CONSTRAINT_PARAMETERS, start_graph_matrix
 from skbn.graph._array import has_path as _reaches
-from skbn.graph._array import name_order, topological_sort_array
-from skbn.graph._convert import as_adjacency
+from skbn.graph._array import name_order
 from skbn.scores import Score
 from skbn.utils._numeric import significant
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions
@@ -240,20 +239,6 @@ def _perturb(A, allowed, required, max_indegree, n_moves, rng):
     return A
 
 
-def _is_arc_list(value) -> bool:
-    """Whether ``value`` is a list of (parent, child) pairs of names (not an array's rows)."""
-    if not isinstance(value, (list, tuple)) or not value:
-        return False
-    numbers = (int, float, np.number, bool)
-    # an adjacency array's rows hold numbers; unknown names are reported by _arc_matrix
-    return all(
-        isinstance(pair, (list, tuple))
-        and len(pair) == 2
-        and not any(isinstance(x, numbers) for x in pair)
-        for pair in value
-    )
-
-
 class HillClimb(BaseStructureLearner):
     """Score-based structure learning by greedy hill climbing over DAGs.
 
@@ -414,17 +399,7 @@ class HillClimb(BaseStructureLearner):
     def _start(self, names, allowed, required) -> np.ndarray:
         if self.start_graph is None:
             return required.copy()
-        if _is_arc_list(self.start_graph):
-            A = _arc_matrix(self.start_graph, list(names), "start_graph")
-        else:
-            A, _ = as_adjacency(
-                self.start_graph, list(names) if hasattr(self.start_graph, "nodes") else None
-            )
-        if A.shape[0] != len(names):
-            raise ValueError(f"start_graph has {A.shape[0]} nodes; X has {len(names)} columns.")
-        A = A.astype(bool) | required
-        if topological_sort_array(A.astype(np.int8)) is None:
-            raise ValueError("start_graph (with required_edges) is not a DAG.")
+        A = start_graph_matrix(self.start_graph, names, required)
         if np.any(A & ~allowed):
             raise ValueError("start_graph uses arcs that are forbidden or not allowed.")
         if self.max_indegree is not None and np.any(A.sum(axis=0) > self.max_indegree):
