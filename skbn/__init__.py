@@ -7,7 +7,9 @@ parameter objects; :mod:`skbn.model_selection` tunes and compares learners (OTSL
 Intersection-Validation); :mod:`skbn.ensemble` combines them (bootstrap + poset,
 partition-estimation-fusion, structure-learning ensembles and Auto-SLE).
 :mod:`skbn.data`, :mod:`skbn.graph`, :mod:`skbn.metrics` and :mod:`skbn.datasets` hold data
-validation, graph helpers, structure metrics, bundled networks and generators.
+validation, graph helpers, structure metrics, bundled networks and generators;
+:mod:`skbn.parameters` fits a network's parameters on a graph and :mod:`skbn.io` reads and writes
+BIF, Hugin NET and GeNIe XDSL files and converts networks for pgmpy and pyAgrum.
 """
 
 from skbn import (
@@ -16,9 +18,11 @@ from skbn import (
     datasets,
     ensemble,
     graph,
+    io,
     learners,
     metrics,
     model_selection,
+    parameters,
     scores,
 )
 from skbn.data import check_data
@@ -32,6 +36,7 @@ from skbn.ensemble import (
 )
 from skbn.learners import BOSS, FGES, MMHC, HillClimb, PCStable, TabuSearch
 from skbn.model_selection import InterValSearchCV, OTSLSearchCV, intersection_validate
+from skbn.parameters import ParameterLearner, fit_network
 
 __version__ = "0.1.0.dev0"
 
@@ -44,6 +49,7 @@ __all__ = [
     "HillClimb",
     "InterValSearchCV",
     "OTSLSearchCV",
+    "ParameterLearner",
     "PCStable",
     "PEFLearner",
     "StructureLearningEnsemble",
@@ -55,13 +61,16 @@ __all__ = [
     "data",
     "datasets",
     "ensemble",
+    "fit_network",
     "graph",
     "intersection_validate",
+    "io",
     "learners",
     "list_networks",
     "load_network",
     "make_problem",
     "metrics",
     "model_selection",
+    "parameters",
     "scores",
 ]

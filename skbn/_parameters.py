@@ -11,9 +11,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 from skbn._kernels.discrete import config_index, family_counts
 from skbn.data import DiscreteData, GaussianData
+from skbn.datasets._gaussian import LinearGaussianNetwork
+from skbn.datasets._network import DiscreteBayesianNetwork
 from skbn.graph._array import parents_csr
 
 __all__ = ["DiscreteParameters", "GaussianParameters", "fit_parameters"]
@@ -39,6 +42,26 @@ class DiscreteParameters:
             total += table[index, codes[:, j]]
         return total
 
+    def to_network(self, names, states, name: str = "network") -> DiscreteBayesianNetwork:
+        """The labelled network: CPTs of shape ``(r_pa1, ..., r_pak, r_v)``.
+
+        The rows of a ``(q, r)`` table are mixed-radix parent configurations with the first
+        parent most significant (:func:`~skbn._kernels.discrete.config_index`), which is
+        C order over the parents' axes, so a reshape gives the network's layout.
+        """
+        arities = [len(s) for s in states]
+        cpts = {}
+        for j, (pa, table) in enumerate(zip(self.parents, self.log_cpts)):
+            probs = np.exp(table)
+            probs /= probs.sum(axis=1, keepdims=True)  # exact rows after exp(log(.))
+            cpts[names[j]] = probs.reshape(tuple(arities[k] for k in pa) + (arities[j],))
+        return DiscreteBayesianNetwork(
+            states={v: s for v, s in zip(names, states)},
+            parents={names[j]: [names[k] for k in pa] for j, pa in enumerate(self.parents)},
+            cpts=cpts,
+            name=name,
+        )
+
 
 @dataclass(frozen=True)
 class GaussianParameters:
@@ -58,9 +81,25 @@ class GaussianParameters:
             total += -0.5 * (math.log(2 * math.pi * var) + (values[:, j] - mean) ** 2 / var)
         return total
 
+    def to_network(self, names) -> LinearGaussianNetwork:
+        """The linear-Gaussian network: weights, noise standard deviations and intercepts."""
+        rows = np.concatenate([pa for pa in self.parents]).astype(np.int64)
+        cols = np.repeat(np.arange(len(self.parents)), [len(pa) for pa in self.parents])
+        data = np.concatenate([np.asarray(c, dtype=np.float64) for c in self.coefficients])
+        p = len(self.parents)
+        weights = sparse.csc_array((data, (rows, cols)), shape=(p, p))
+        return LinearGaussianNetwork(
+            weights, np.sqrt(self.variances), list(names), intercepts=self.intercepts
+        )
 
-def fit_parameters(data: DiscreteData | GaussianData, dag: np.ndarray):
-    """Estimate the parameters of the DAG ``dag`` (adjacency array) on ``data``."""
+
+def fit_parameters(data: DiscreteData | GaussianData, dag: np.ndarray, iss: float = CPT_PRIOR_ISS):
+    """Estimate the parameters of the DAG ``dag`` (adjacency array) on ``data``.
+
+    Discrete tables are posterior means under a Dirichlet prior of equivalent sample size
+    ``iss`` spread uniformly over each family's ``q * r`` cells (BDeu's prior); ``iss=0``
+    gives maximum likelihood, where a parent configuration never seen gets a uniform row.
+    """
     p = dag.shape[0]
     indptr, indices = parents_csr(dag)
     parents = tuple(indices[indptr[j] : indptr[j + 1]] for j in range(p))
@@ -69,8 +108,12 @@ def fit_parameters(data: DiscreteData | GaussianData, dag: np.ndarray):
         for j, pa in enumerate(parents):
             counts = family_counts(data.codes, data.arities, j, pa)
             q, r = counts.shape
-            smoothed = counts + CPT_PRIOR_ISS / (q * r)
-            tables.append(np.log(smoothed / smoothed.sum(axis=1, keepdims=True)))
+            smoothed = counts + iss / (q * r)
+            totals = smoothed.sum(axis=1, keepdims=True)
+            with np.errstate(divide="ignore"):
+                # maximum likelihood: an unseen configuration has no data, so a uniform row
+                probs = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1), 1 / r)
+                tables.append(np.log(probs))
         return DiscreteParameters(parents, tuple(tables))
     means = data.means
     block = data.covariance_block

@@ -15,7 +15,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from skbn._parameters import DiscreteParameters, fit_parameters
+from skbn._parameters import CPT_PRIOR_ISS, DiscreteParameters, fit_parameters
 from skbn.ci_tests._registry import CI_TESTS
 from skbn.constraints import CONSTRAINT_KINDS, EdgeConstraints
 from skbn.data import DiscreteData, GaussianData, check_data
@@ -163,9 +163,13 @@ class BaseStructureLearner(BaseEstimator):
         self.n_features_in_ = data.n_features
         self.graph_ = from_adjacency(A, data.names, kind=graph_kind)
         dag = A if graph_kind == "dag" else pdag_to_dag_array(A)
-        self.parameters_ = None if dag is None else fit_parameters(data, dag)
+        self.parameters_ = None if dag is None else fit_parameters(data, dag, self._cpt_iss())
         self._states = data.states if isinstance(data, DiscreteData) else None
         return self
+
+    def _cpt_iss(self) -> float:
+        """Equivalent sample size of the prior of the fitted CPTs (0: maximum likelihood)."""
+        return CPT_PRIOR_ISS
 
     def _prepare(self, data, constraints: EdgeConstraints):
         """Check what needs the data before any work; the return value goes to ``_learn``.
@@ -272,6 +276,36 @@ class BaseStructureLearner(BaseEstimator):
             arities = np.array([len(s) for s in self._states], dtype=np.int64)
             return self.parameters_.log_likelihood_rows(encoded, arities)
         return self.parameters_.log_likelihood_rows(encoded)
+
+    @property
+    def network_(self):
+        """The fitted network: structure and parameters, with node and state labels.
+
+        A :class:`~skbn.datasets.DiscreteBayesianNetwork` (CPTs smoothed as for
+        :meth:`score_samples`: a Dirichlet prior of equivalent sample size 1 spread over each
+        table) or a :class:`~skbn.datasets.LinearGaussianNetwork` (least-squares regressions,
+        with intercepts). A CPDAG or PDAG is turned into a DAG by a consistent extension; every
+        extension of a CPDAG gives the same likelihood. It can be sampled, written with
+        :func:`skbn.io.write_network` (BIF, Hugin NET, GeNIe XDSL) or converted for pgmpy and
+        pyAgrum (:mod:`skbn.io`). Another prior: :func:`skbn.parameters.fit_network`.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before ``fit``.
+        ValueError
+            When the learned PDAG has no consistent DAG extension.
+        """
+        check_is_fitted(self, "graph_")
+        if self.parameters_ is None:
+            raise ValueError(
+                "The learned PDAG has no consistent DAG extension, so there is no network "
+                "to fit parameters on; skbn.graph.to_dag explains which edges conflict."
+            )
+        names = [str(v) for v in self.feature_names_in_]
+        if isinstance(self.parameters_, DiscreteParameters):
+            return self.parameters_.to_network(names, self._states, name=type(self).__name__)
+        return self.parameters_.to_network(names)
 
     def score(self, X, y=None) -> float:
         """Mean log-likelihood of the rows of ``X`` (higher is better).

@@ -22,8 +22,10 @@ import re
 import zlib
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
 
+from skbn.datasets._gaussian import LinearGaussianNetwork
 from skbn.datasets._network import DiscreteBayesianNetwork
 
 __all__ = ["read_bif", "write_bif", "parse_bif", "BIFError"]
@@ -420,6 +422,28 @@ def read_bif(path: str | os.PathLike) -> DiscreteBayesianNetwork:
     return parse_bif(_read_text(path), source=path.name)
 
 
+def check_writable(network, fmt: str) -> DiscreteBayesianNetwork:
+    """Refuse, with the fix, what a network file cannot hold (a graph, a Gaussian model)."""
+    if isinstance(network, DiscreteBayesianNetwork):
+        return network
+    if isinstance(network, LinearGaussianNetwork):
+        raise TypeError(
+            f"{fmt} files written by skbn hold discrete networks; a LinearGaussianNetwork "
+            "cannot be written to one. Convert it with skbn.io.to_pgmpy (pgmpy's "
+            "LinearGaussianBayesianNetwork), or discretise the data before fitting."
+        )
+    if isinstance(network, nx.Graph):
+        raise TypeError(
+            f"A {fmt} file holds a network with its parameters, and this is a graph without "
+            "them. Fit them first: learner.network_ after fit, or "
+            "skbn.parameters.fit_network(graph, X); to save the structure alone use "
+            "skbn.graph.write_graph (.graphml, .json, .dot)."
+        )
+    raise TypeError(
+        f"Expected a DiscreteBayesianNetwork to write as {fmt}, got {type(network).__name__}."
+    )
+
+
 def _check_word(what: str, value: str) -> str:
     if not _WORD.match(value):
         raise ValueError(
@@ -455,6 +479,7 @@ def to_bif(bn: DiscreteBayesianNetwork) -> str:
       table 0.25, 0.75;
     }
     """
+    bn = check_writable(bn, "BIF")
     out = [f"network {_check_word('Network name', bn.name)} {{", "}"]
     for v in bn.nodes:
         st = ", ".join(_check_word(f"State of {v!r}", str(s)) for s in bn.states[v])

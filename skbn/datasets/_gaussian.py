@@ -57,7 +57,7 @@ def _arcs_of(dag, nodes=None) -> tuple[np.ndarray, np.ndarray, list]:
 
 
 class LinearGaussianNetwork:
-    """A linear-Gaussian SEM: ``X_j = sum_i W[i, j] X_i + noise_std[j] * N(0, 1)``.
+    """A linear-Gaussian SEM: ``X_j = b_j + sum_i W[i, j] X_i + noise_std[j] * N(0, 1)``.
 
     Parameters
     ----------
@@ -68,6 +68,9 @@ class LinearGaussianNetwork:
         Standard deviations of the independent Gaussian noises (non-negative).
     nodes : sequence of str, optional
         Node names, default ``x0, ..., x{p-1}``.
+    intercepts : array-like of shape (p,), optional
+        The constants ``b_j``; zero by default. A network fitted on data
+        (:func:`skbn.parameters.fit_network`) has the intercepts of its regressions.
 
     Attributes
     ----------
@@ -85,7 +88,9 @@ class LinearGaussianNetwork:
            [2., 5.]])
     """
 
-    def __init__(self, weights, noise_std, nodes: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, weights, noise_std, nodes: Sequence[str] | None = None, intercepts=None
+    ) -> None:
         if sparse.issparse(weights):
             W = sparse.csc_array(weights, dtype=np.float64)
         else:
@@ -108,7 +113,15 @@ class LinearGaussianNetwork:
         order = _topological_order(np.asarray(rows), np.asarray(cols), p)
         if order is None:
             raise ValueError("The non-zero weights form a directed cycle; a SEM needs a DAG.")
+        if intercepts is None:
+            b = np.zeros(p)
+        else:
+            b = np.array(intercepts, dtype=np.float64)
+            if b.shape != (p,) or not np.all(np.isfinite(b)):
+                raise ValueError(f"intercepts must hold {p} finite numbers.")
         sd.setflags(write=False)
+        b.setflags(write=False)
+        self.intercepts = b
         self.weights = W
         self.noise_std = sd
         self.nodes = names
@@ -124,6 +137,51 @@ class LinearGaussianNetwork:
             (self.nodes[u], self.nodes[v]) for u, v in zip(rows.tolist(), cols.tolist())
         )
         return g
+
+    @property
+    def means(self) -> np.ndarray:
+        """The implied means ``(I - W)^-T b`` (zero without intercepts)."""
+        if not np.any(self.intercepts):
+            return np.zeros(len(self.nodes))
+        W = self.weights
+        mu = np.array(self.intercepts)
+        for j in self._order.tolist():  # a node's parents come before it
+            lo, hi = W.indptr[j], W.indptr[j + 1]
+            mu[j] += mu[W.indices[lo:hi]] @ W.data[lo:hi]
+        return mu
+
+    @property
+    def parents(self) -> dict:
+        """The parents of each node, as a dict of tuples of names."""
+        W = self.weights
+        return {
+            v: tuple(self.nodes[i] for i in W.indices[W.indptr[j] : W.indptr[j + 1]].tolist())
+            for j, v in enumerate(self.nodes)
+        }
+
+    def log_likelihood(self, X) -> np.ndarray:
+        """Log-density of each row of ``X`` under the model.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, p)
+            Columns in node order (a DataFrame's columns must be the node names).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        values = _rows_of(X, self.nodes)
+        W = self.weights
+        total = np.zeros(values.shape[0])
+        for j in range(len(self.nodes)):
+            lo, hi = W.indptr[j], W.indptr[j + 1]
+            mean = self.intercepts[j] + values[:, W.indices[lo:hi]] @ W.data[lo:hi]
+            var = self.noise_std[j] ** 2
+            if var == 0:
+                raise ValueError(f"Node {self.nodes[j]!r} has no noise; its density is degenerate.")
+            total += -0.5 * (np.log(2 * np.pi * var) + (values[:, j] - mean) ** 2 / var)
+        return total
 
     @property
     def covariance(self) -> np.ndarray:
@@ -155,7 +213,7 @@ class LinearGaussianNetwork:
         # the noise of node j is the j-th block of n draws (one draw of shape (p, n) gives
         # the same numbers), written in place so no (p, n) matrix is held
         for j in range(p):
-            X[:, j] = rng.standard_normal(n) * self.noise_std[j]
+            X[:, j] = rng.standard_normal(n) * self.noise_std[j] + self.intercepts[j]
         W = self.weights
         for j in self._order.tolist():
             lo, hi = W.indptr[j], W.indptr[j + 1]
@@ -169,6 +227,22 @@ class LinearGaussianNetwork:
 
     def __repr__(self) -> str:
         return f"LinearGaussianNetwork(n_nodes={len(self.nodes)}, n_arcs={int(self.weights.nnz)})"
+
+
+def _rows_of(X, nodes) -> np.ndarray:
+    if isinstance(X, pd.DataFrame):
+        columns = [str(c) for c in X.columns]
+        if columns != list(nodes):
+            raise ValueError(
+                f"X's columns must be the network's nodes in order: expected {list(nodes)[:8]}, "
+                f"got {columns[:8]}."
+            )
+    values = np.asarray(X, dtype=np.float64)
+    if values.ndim != 2 or values.shape[1] != len(nodes):
+        raise ValueError(f"X must have shape (n_samples, {len(nodes)}), got {values.shape}.")
+    if not np.all(np.isfinite(values)):
+        raise ValueError("X contains NaN or infinite values.")
+    return values
 
 
 def _uniform_union(rng, intervals, size) -> np.ndarray:

@@ -165,6 +165,52 @@ class DiscreteBayesianNetwork:
             }
         )
 
+    def log_likelihood(self, X) -> np.ndarray:
+        """Log-probability of each row of ``X`` under the network.
+
+        Parameters
+        ----------
+        X : DataFrame of shape (n_samples, n_nodes)
+            One column per node, named after it (any column order); values are state labels.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``-inf`` for a row that holds a zero-probability value.
+
+        Examples
+        --------
+        >>> bn = DiscreteBayesianNetwork({"a": ["x", "y"]}, {}, {"a": [0.25, 0.75]})
+        >>> bn.log_likelihood(pd.DataFrame({"a": ["y", "x"]})).round(4).tolist()
+        [-0.2877, -1.3863]
+        """
+        if not isinstance(X, pd.DataFrame):
+            raise TypeError(
+                f"X must be a DataFrame with one column per node, got {type(X).__name__}."
+            )
+        columns = [str(c) for c in X.columns]
+        missing = [v for v in self.nodes if v not in columns]
+        if missing:
+            raise ValueError(f"X has no column for nodes {missing[:8]}.")
+        codes = {}
+        for v in self.nodes:
+            column = X.iloc[:, columns.index(v)]
+            found = pd.Index(list(self.states[v])).get_indexer(column.to_numpy(dtype=object))
+            if np.any(found < 0):
+                bad = sorted(map(str, set(column[found < 0])))[:5]
+                raise ValueError(
+                    f"Column {v!r} has values that are not states of the node: {bad}; its "
+                    f"states are {list(self.states[v])[:10]}."
+                )
+            codes[v] = found
+        total = np.zeros(len(X))
+        with np.errstate(divide="ignore"):
+            for v in self.nodes:
+                table = self.cpts[v]
+                config = tuple(codes[u] for u in self.parents[v]) + (codes[v],)
+                total += np.log(table[config])
+        return total
+
     def __repr__(self) -> str:
         return (
             f"DiscreteBayesianNetwork(name={self.name!r}, n_nodes={len(self.nodes)}, "

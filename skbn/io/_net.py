@@ -1,0 +1,343 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Hugin NET files (the text format of Hugin and of many tools that import it).
+
+A file is a ``net { ... }`` block of attributes, one ``node NAME { states = ("a" "b"); }``
+block per variable and one ``potential (CHILD | PARENT ...) { data = (...); }`` block per
+table. The ``data`` list runs over the parents' configurations with the last parent fastest,
+each holding the child's distribution; nesting parentheses are optional. Comments start with
+``%``. Discrete chance nodes only: continuous, decision and utility nodes and object-oriented
+classes are refused with a clear error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+
+from skbn.datasets._network import DiscreteBayesianNetwork
+from skbn.io._common import (
+    NetworkFileError,
+    check_identifiers,
+    check_table_size,
+    check_writable,
+    read_text,
+    rows_to_table,
+)
+
+__all__ = ["parse_net", "read_net", "to_net", "write_net"]
+
+_TOKEN = re.compile(
+    r"""(?P<skip>\s+|%[^\n]*)
+      |(?P<quoted>"(?:[^"\\]|\\.)*")
+      |(?P<punct>[{}()=;|])
+      |(?P<word>[^\s{}()=;|"%]+)""",
+    re.VERBOSE | re.DOTALL,
+)
+#: Deepest nesting of parentheses read (one level per parent, plus one).
+_MAX_DEPTH = 100
+_UNSUPPORTED = {"continuous", "decision", "utility", "function", "class", "instance"}
+
+
+class _Tokens:
+    def __init__(self, text: str, source: str) -> None:
+        self.text, self.source = text, source
+        self.items: list[tuple[str, str, int]] = []
+        pos = 0
+        for m in _TOKEN.finditer(text):
+            if m.start() != pos:
+                break
+            pos = m.end()
+            if m.lastgroup == "skip":
+                continue
+            value = m.group()
+            if m.lastgroup == "quoted":
+                value = re.sub(r"\\(.)", r"\1", value[1:-1])
+            self.items.append((m.lastgroup, value, m.start()))
+        if pos != len(text):
+            self.i = len(self.items)
+            self.fail_at(pos, f"unexpected character {text[pos]!r}")
+        self.i = 0
+
+    def fail_at(self, pos: int, message: str):
+        line = self.text.count("\n", 0, pos) + 1
+        raise NetworkFileError(f"{self.source}, line {line}: {message}")
+
+    def fail(self, message: str):
+        pos = self.items[self.i][2] if self.i < len(self.items) else len(self.text)
+        self.fail_at(pos, message)
+
+    def peek(self) -> str | None:
+        return self.items[self.i][1] if self.i < len(self.items) else None
+
+    def next(self, what: str) -> tuple[str, str]:
+        if self.i >= len(self.items):
+            self.fail(f"unexpected end of file, expected {what}")
+        kind, value, _ = self.items[self.i]
+        self.i += 1
+        return kind, value
+
+    def expect(self, value: str) -> None:
+        kind, got = self.next(repr(value))
+        if got != value or kind == "quoted":
+            self.i -= 1
+            self.fail(f"expected {value!r}, got {got!r}")
+
+    def value(self, depth: int = 0):
+        """An attribute value: a string, a word or number, or a (nested) list."""
+        kind, tok = self.next("a value")
+        if kind == "quoted" or kind == "word":
+            return tok
+        if tok != "(":
+            self.i -= 1
+            self.fail(f"expected a value, got {tok!r}")
+        if depth >= _MAX_DEPTH:
+            self.i -= 1
+            self.fail(f"lists nested more than {_MAX_DEPTH} deep")
+        items = []
+        while self.peek() != ")" or self.items[self.i][0] == "quoted":
+            items.append(self.value(depth + 1))
+        self.i += 1
+        return items
+
+    def attributes(self) -> dict:
+        """``{ name = value; ... }`` into a dict (the braces consumed)."""
+        self.expect("{")
+        found: dict = {}
+        while True:
+            kind, name = self.next("an attribute or '}'")
+            if name == "}" and kind != "quoted":
+                return found
+            if kind != "word":
+                self.i -= 1
+                self.fail(f"expected an attribute name, got {name!r}")
+            start = self.i - 1
+            self.expect("=")
+            found[name] = (self.value(), start)
+            self.expect(";")
+
+
+def _flatten(value) -> list:
+    if isinstance(value, list):
+        return [x for item in value for x in _flatten(item)]
+    return [value]
+
+
+def parse_net(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
+    """Parse Hugin NET text into a :class:`~skbn.datasets.DiscreteBayesianNetwork`.
+
+    Parameters
+    ----------
+    text : str
+        The NET document.
+    source : str, optional
+        Name of the document in error messages.
+
+    Returns
+    -------
+    DiscreteBayesianNetwork
+
+    Raises
+    ------
+    NetworkFileError
+        On a syntax or consistency error (with the line number), or a node kind other than
+        discrete chance nodes.
+
+    Examples
+    --------
+    >>> bn = parse_net('''
+    ... net { name = "tiny"; }
+    ... node rain { states = ("no" "yes"); }
+    ... node wet { states = ("dry" "wet"); }
+    ... potential (rain) { data = (0.8 0.2); }
+    ... potential (wet | rain) { data = ((0.9 0.1) (0.2 0.8)); }
+    ... ''')
+    >>> bn.parents["wet"], bn.cpts["wet"][1].tolist()
+    (('rain',), [0.2, 0.8])
+    """
+    ts = _Tokens(text, source)
+    name = "network"
+    states: dict[str, tuple[str, ...]] = {}
+    tables: dict[str, tuple[tuple[str, ...], object, int]] = {}
+    while ts.peek() is not None:
+        start = ts.i
+        kind, keyword = ts.next("'net', 'node' or 'potential'")
+        if keyword == "net" and kind == "word":
+            attrs = ts.attributes()
+            if "name" in attrs and isinstance(attrs["name"][0], str):
+                name = attrs["name"][0] or name
+        elif keyword in ("node", "discrete") and kind == "word":
+            if keyword == "discrete":
+                ts.expect("node")
+            _, var = ts.next("a node name")
+            if var in states:
+                ts.i = start
+                ts.fail(f"node {var!r} is declared twice")
+            attrs = ts.attributes()
+            if "states" not in attrs or not isinstance(attrs["states"][0], list):
+                ts.i = start
+                ts.fail(f"node {var!r} has no 'states = (...)' list")
+            st = attrs["states"][0]
+            if not st or any(isinstance(s, list) for s in st) or len(set(st)) != len(st):
+                ts.i = attrs["states"][1]
+                ts.fail(f"node {var!r} needs at least one state and distinct state names")
+            states[var] = tuple(st)
+        elif keyword == "potential" and kind == "word":
+            ts.expect("(")
+            names, given = [], None
+            while True:
+                k, tok = ts.next("a node name or ')'")
+                if tok == ")" and k != "quoted":
+                    break
+                if tok == "|" and k != "quoted":
+                    given = len(names)
+                    continue
+                names.append(tok)
+            if not names or given == 0 or (given is None and len(names) > 1):
+                ts.i = start
+                ts.fail("a potential needs '(child)' or '(child | parents)'")
+            child = names[0]
+            if child in tables:
+                ts.i = start
+                ts.fail(f"second potential for {child!r}")
+            attrs = ts.attributes()
+            if "data" not in attrs:
+                ts.i = start
+                ts.fail(f"the potential of {child!r} has no 'data = (...)'")
+            tables[child] = (tuple(names[1:]), attrs["data"][0], start)
+        elif kind == "word" and keyword in _UNSUPPORTED:
+            ts.i = start
+            ts.fail(
+                f"'{keyword}' blocks are not supported: skbn reads discrete chance nodes "
+                "(node/discrete node) and their potentials"
+            )
+        else:
+            ts.i = start
+            ts.fail(f"expected 'net', 'node' or 'potential', got {keyword!r}")
+    if not states:
+        raise NetworkFileError(f"{source}: no node is declared (is this a Hugin NET file?)")
+    parents, cpts = {}, {}
+    for child, (pa, data, start) in tables.items():
+        ts.i = start
+        unknown = [v for v in (child, *pa) if v not in states]
+        if unknown:
+            ts.fail(f"the potential of {child!r} names undeclared nodes {unknown}")
+        where = f"{source}, line {text.count(chr(10), 0, ts.items[start][2]) + 1}"
+        shape = tuple(len(states[u]) for u in pa) + (len(states[child]),)
+        check_table_size(where, child, shape)
+        flat = _flatten(data)
+        try:
+            values = np.array(flat, dtype=np.float64)
+        except ValueError:
+            ts.fail(f"the data of {child!r} holds something that is not a number")
+        cpts[child] = rows_to_table(where, child, values, shape)
+        parents[child] = pa
+    for var in states:
+        if var not in tables:
+            raise NetworkFileError(f"{source}: node {var!r} has no potential")
+    try:
+        return DiscreteBayesianNetwork(states, parents, cpts, name=name)
+    except ValueError as exc:
+        raise NetworkFileError(f"{source}: {exc}") from None
+
+
+def read_net(path: str | os.PathLike) -> DiscreteBayesianNetwork:
+    """Read a Hugin NET file (plain or gzip-compressed).
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    DiscreteBayesianNetwork
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from skbn.datasets import load_network
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "asia.net"
+    >>> write_net(load_network("asia"), path)
+    >>> read_net(path).parents["either"]
+    ('lung', 'tub')
+    """
+    text, source = read_text(path, "Hugin NET")
+    return parse_net(text, source)
+
+
+def _string(value: str) -> str:
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _nested(table: np.ndarray) -> str:
+    if table.ndim == 1:
+        return "(" + " ".join(repr(float(x)) for x in table) + ")"
+    return "(" + " ".join(_nested(t) for t in table) + ")"
+
+
+def to_net(network: DiscreteBayesianNetwork) -> str:
+    """Write a discrete network as Hugin NET text.
+
+    Parameters
+    ----------
+    network : DiscreteBayesianNetwork
+        Node names must be identifiers (letters, digits, '_'); state names may be any text.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> bn = parse_net('node a { states = ("lo" "hi"); } potential (a) { data = (0.25 0.75); }')
+    >>> print(to_net(bn))
+    net
+    {
+        name = "network";
+    }
+    <BLANKLINE>
+    node a
+    {
+        label = "a";
+        states = ("lo" "hi");
+    }
+    <BLANKLINE>
+    potential (a)
+    {
+        data = (0.25 0.75);
+    }
+    """
+    network = check_writable(network, "Hugin NET")
+    check_identifiers(network, "Hugin NET")
+    out = ["net", "{", f"    name = {_string(network.name)};", "}", ""]
+    for v in network.nodes:
+        st = " ".join(_string(s) for s in network.states[v])
+        out += [f"node {v}", "{", f"    label = {_string(v)};", f"    states = ({st});", "}", ""]
+    for v in network.nodes:
+        pa = network.parents[v]
+        head = f"potential ({v} | {' '.join(pa)})" if pa else f"potential ({v})"
+        out += [head, "{", f"    data = {_nested(network.cpts[v])};", "}", ""]
+    return "\n".join(out).rstrip("\n")
+
+
+def write_net(network: DiscreteBayesianNetwork, path: str | os.PathLike) -> None:
+    """Write a discrete network to a Hugin NET file.
+
+    Parameters
+    ----------
+    network : DiscreteBayesianNetwork
+    path : str or path-like
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from skbn.datasets import load_network
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "cancer.net"
+    >>> write_net(load_network("cancer"), path)
+    >>> read_net(path).states["Pollution"]
+    ('low', 'high')
+    """
+    text = to_net(network) + "\n"
+    Path(path).write_text(text, encoding="utf-8")
