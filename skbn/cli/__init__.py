@@ -4,8 +4,10 @@
 ``skbn learn`` learns a structure from a CSV file, or from data it samples from a bundled
 network (then it also prints a structure report against the true network); ``skbn tune``
 (OTSL), ``compare`` (Intersection-Validation), ``bootstrap``, ``pef`` and ``autosle`` run the
-meta-estimators on the same kinds of input; ``skbn networks list`` lists the bundled
-networks and ``skbn networks sample NAME`` draws data from one. Each subcommand module has
+meta-estimators on the same kinds of input; ``skbn report`` scores a graph file against a
+true graph, ``skbn fit-parameters`` fits a graph's parameters and writes the network (BIF,
+NET, XDSL); ``skbn networks list`` lists the bundled networks and ``skbn networks sample NAME``
+draws data from one. Each subcommand module has
 ``add_parser(subparsers)`` and ``run(args)``; learner, score and test names come from the
 registries of the library.
 """
@@ -16,7 +18,17 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from skbn.cli import autosle, bootstrap, compare, learn, networks, pef, tune
+from skbn.cli import (
+    autosle,
+    bootstrap,
+    compare,
+    fit_parameters,
+    learn,
+    networks,
+    pef,
+    report,
+    tune,
+)
 
 __all__ = ["main"]
 
@@ -28,14 +40,19 @@ COMMANDS = {
     "bootstrap": bootstrap,
     "pef": pef,
     "autosle": autosle,
+    "report": report,
+    "fit-parameters": fit_parameters,
     "networks": networks,
 }
 
 
 def _parser() -> argparse.ArgumentParser:
+    from skbn import __version__
+
     parser = argparse.ArgumentParser(
         prog="skbn", description="Structure learning of Bayesian networks."
     )
+    parser.add_argument("--version", action="version", version=f"skbn {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in COMMANDS.values():
         module.add_parser(commands)

@@ -13,13 +13,16 @@ from pathlib import Path
 
 __all__ = [
     "SPEC_HELP",
+    "add_out",
     "add_source",
     "learner_from_spec",
     "load_source",
     "make_learner",
     "make_score",
     "make_test",
+    "output_format",
     "positive_int",
+    "read_graph_arg",
     "save_figure",
     "save_outputs",
 ]
@@ -163,13 +166,95 @@ def save_figure(ax, path) -> None:
     print(f"picture     written to {path}")
 
 
-def save_outputs(graph, out=None, plot=None, title: str = "", truth=None) -> None:
-    """Write the graph to ``out`` (JSON, GraphML or DOT) and draw it to ``plot``."""
-    if out:
-        from skbn.graph import write_graph
+#: ``--format`` values: graph formats (structure only) and network formats (with parameters).
+GRAPH_FORMATS = ("json", "graphml", "dot")
+NETWORK_FORMATS = ("bif", "net", "xdsl")
+OUT_HELP = (
+    "write the result: a graph (.json, .graphml, .dot) or, with its parameters fitted on the "
+    "data, a network (.bif, .bif.gz, .net, .xdsl)"
+)
 
-        write_graph(graph, out)
-        print(f"graph       written to {out}")
+
+def add_out(parser, help: str = OUT_HELP) -> None:
+    """``--out FILE`` and ``--format``, checked by :func:`output_format` before any work."""
+    parser.add_argument("--out", type=Path, help=help)
+    parser.add_argument(
+        "--format",
+        choices=GRAPH_FORMATS + NETWORK_FORMATS,
+        default=None,
+        help="format of --out when its suffix does not say",
+    )
+
+
+def output_format(out, format: str | None) -> str | None:
+    """The format ``--out`` will be written in (None without ``--out``); refuses bad ones now."""
+    if out is None:
+        if format is not None:
+            raise ValueError("--format applies to --out; give --out FILE too.")
+        return None
+    if format is None:
+        name = Path(out).name.lower()
+        name = name[:-3] if name.endswith(".gz") else name
+        suffix = name.rsplit(".", 1)[-1] if "." in name else ""
+        format = {"gv": "dot"}.get(suffix, suffix)
+    if format not in GRAPH_FORMATS + NETWORK_FORMATS:
+        raise ValueError(
+            f"--out {out}: cannot tell the format from the suffix; use .json, .graphml or .dot "
+            "for a graph, .bif, .net or .xdsl for a network with parameters, or pass --format."
+        )
+    if not Path(out).resolve().parent.is_dir():
+        raise ValueError(f"--out {out}: the folder {str(Path(out).parent)!r} does not exist.")
+    return format
+
+
+def read_graph_arg(text: str, what: str):
+    """A graph from a graph file, a network file (its DAG) or a bundled network's name."""
+    from skbn.datasets import list_networks, load_network
+
+    path = Path(text)
+    name = path.name.lower()
+    name = name[:-3] if name.endswith(".gz") else name
+    if not path.exists():
+        if text in list_networks():
+            return load_network(text).graph
+        raise ValueError(
+            f"{what} {text!r}: no such file, and not a bundled network (skbn networks list)."
+        )
+    if name.endswith((".bif", ".net", ".xdsl")):
+        from skbn.io import read_network
+
+        return read_network(path).graph
+    from skbn.graph import read_graph
+
+    return read_graph(path)
+
+
+def save_outputs(
+    graph, out=None, plot=None, title: str = "", truth=None, learner=None, format=None, data=None
+) -> None:
+    """Write the result to ``out`` and draw it to ``plot``.
+
+    A network format writes ``learner.network_``, or with ``data`` and no learner the
+    parameters of ``graph`` fitted on ``data``.
+    """
+    if out:
+        fmt = output_format(out, format)
+        if fmt in NETWORK_FORMATS:
+            from skbn.io import write_network
+
+            if learner is not None:
+                network = learner.network_
+            else:
+                from skbn.parameters import fit_network
+
+                network = fit_network(graph, data)
+            write_network(network, out, format=fmt)
+            print(f"network     written to {out} (structure and parameters, {fmt.upper()})")
+        else:
+            from skbn.graph import write_graph
+
+            write_graph(graph, out, format=fmt)
+            print(f"graph       written to {out}")
     if plot:
         from skbn.plotting import plot_graph
 

@@ -3,19 +3,26 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from pathlib import Path
 
-from skbn.cli._common import add_source, load_source, save_outputs
+from skbn.cli._common import add_out, add_source, load_source, output_format, save_outputs
 
 __all__ = ["add_parser", "run"]
+
+EXAMPLE = """example:
+  skbn autosle --problems 3 --max-nodes 20 --trials 3 --ensemble-size 1
+"""
 
 
 def add_parser(commands) -> None:
     """Register ``autosle`` on the subparsers ``commands``."""
     auto = commands.add_parser(
         "autosle",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         help="learn a structure-learning ensemble with Auto-SLE (Optuna), optionally apply it",
         description="Learn ensemble members greedily on generated training problems; with a "
         "data source, run the ensemble (inside PEF with --pef) on it.",
@@ -30,7 +37,7 @@ def add_parser(commands) -> None:
     auto.add_argument("--timeout", type=float, default=None, help="seconds")
     auto.add_argument("--pef", action="store_true", help="apply the ensemble inside PEF")
     auto.add_argument("--members", type=Path, help="write the learned members (JSON)")
-    auto.add_argument("--out", type=Path, help="write the learned graph")
+    add_out(auto)
     auto.add_argument("--plot", type=Path, help="draw the learned graph")
 
 
@@ -41,6 +48,7 @@ def run(args) -> None:
     from skbn.ensemble._slots import open_storage
 
     open_storage(args.storage)  # a bad URL fails before the problems are generated
+    output_format(args.out, args.format)
     start = time.perf_counter()
     problems = make_training_problems(
         args.problems, n_nodes=(5, args.max_nodes), random_state=args.random_state
@@ -80,4 +88,6 @@ def run(args) -> None:
 
         print("against the true network:")
         print(structure_report(truth, learner.graph_))
-    save_outputs(learner.graph_, args.out, args.plot, "Auto-SLE", truth)
+    save_outputs(
+        learner.graph_, args.out, args.plot, "Auto-SLE", truth, learner=learner, format=args.format
+    )

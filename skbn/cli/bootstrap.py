@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 
 from skbn.cli._common import (
     SPEC_HELP,
+    add_out,
     add_source,
     learner_from_spec,
     load_source,
+    output_format,
     positive_int,
     save_figure,
     save_outputs,
@@ -19,11 +22,17 @@ from skbn.cli._common import (
 
 __all__ = ["add_parser", "run"]
 
+EXAMPLE = """example:
+  skbn bootstrap --network asia -n 2000 --resamples 10 --out asia_boot.bif
+"""
+
 
 def add_parser(commands) -> None:
     """Register ``bootstrap`` on the subparsers ``commands``."""
     boot = commands.add_parser(
         "bootstrap",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         help="bootstrap arc strengths, an averaged graph or a poset-based graph",
         description="Fit a learner on bootstrap resamples: arc strengths and their averaged "
         "graph, or with --poset Caravagna & Ramazzotti's BootstrapPosetLearner.",
@@ -35,7 +44,7 @@ def add_parser(commands) -> None:
     boot.add_argument("--poset", action="store_true", help="use BootstrapPosetLearner")
     boot.add_argument("--plot", type=Path, help="draw the arc-strength heat map")
     boot.add_argument("--graph-plot", type=Path, help="draw the resulting graph")
-    boot.add_argument("--out", type=Path, help="write the resulting graph")
+    add_out(boot)
     boot.add_argument("--strengths", type=Path, help="write the arc strengths (CSV)")
 
 
@@ -45,6 +54,7 @@ def run(args) -> None:
     from skbn.ensemble import BootstrapPosetLearner, bootstrap_edge_frequencies
     from skbn.plotting import plot_edge_strengths
 
+    output_format(args.out, args.format)  # a bad --out fails before the resampling
     X, truth, source = load_source(args)
     kind = check_data(X).kind
     learner = learner_from_spec(args.learner, kind, args.random_state)
@@ -88,4 +98,13 @@ def run(args) -> None:
         print(structure_report(truth, graph))
     if args.plot:
         save_figure(plot_edge_strengths(strengths_source, threshold=args.threshold), args.plot)
-    save_outputs(graph, args.out, args.graph_plot, "bootstrap", truth)
+    save_outputs(
+        graph,
+        args.out,
+        args.graph_plot,
+        "bootstrap",
+        truth,
+        learner=est if args.poset else None,
+        format=args.format,
+        data=X,
+    )

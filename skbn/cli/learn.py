@@ -3,20 +3,28 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 
 from skbn.cli._common import (
+    add_out,
     add_source,
     load_source,
     make_learner,
     make_score,
     make_test,
+    output_format,
     save_outputs,
     source_name,
 )
 
 __all__ = ["add_parser", "run"]
+
+EXAMPLE = """example:
+  skbn learn --network alarm -n 5000 --out alarm_learned.bif --plot alarm_learned.png
+  skbn learn --network asia -n 2000 --learner pc --test x2 --out asia_pc.json
+"""
 
 
 def add_parser(commands) -> None:
@@ -27,6 +35,8 @@ def add_parser(commands) -> None:
 
     learn = commands.add_parser(
         "learn",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         help="learn a network structure from data",
         description="Learn a Bayesian network structure from a CSV file, or from data sampled "
         "from a bundled network (then a structure report against the truth is printed).",
@@ -79,7 +89,7 @@ def add_parser(commands) -> None:
     learn.add_argument(
         "--max-degree", type=int, default=None, help="fges: largest number of adjacencies"
     )
-    learn.add_argument("--out", type=Path, help="write the graph (.json, .graphml or .dot)")
+    add_out(learn)
     learn.add_argument("--plot", type=Path, help="draw the learned graph (PNG, SVG, PDF)")
 
 
@@ -88,6 +98,7 @@ def run(args) -> None:
     from skbn.data import check_data
     from skbn.metrics import structure_report
 
+    output_format(args.out, args.format)  # a bad --out fails now, not after the learning
     X, truth, source = load_source(args)
     data = check_data(X)
     score = make_score(args.score, data.kind, args.penalty_discount, args.gamma, args.iss)
@@ -118,4 +129,4 @@ def run(args) -> None:
         print("\nagainst the true network:")
         print(structure_report(truth, graph))
     title = f"{type(learner).__name__} on {source_name(args)}"
-    save_outputs(graph, args.out, args.plot, title, truth)
+    save_outputs(graph, args.out, args.plot, title, truth, learner=learner, format=args.format)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 
@@ -19,7 +20,12 @@ def add_parser(commands) -> None:
         description="The bnlearn repository networks shipped with skbn.",
     )
     actions = networks.add_subparsers(dest="action", metavar="ACTION", required=True)
-    lister = actions.add_parser("list", help="list the bundled networks")
+    lister = actions.add_parser(
+        "list",
+        help="list the bundled networks",
+        epilog="example:\n  skbn networks list --details\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     lister.add_argument(
         "--details",
         action="store_true",
@@ -30,6 +36,8 @@ def add_parser(commands) -> None:
         help="sample data from a bundled network",
         description="Draw rows from a bundled network by forward sampling, print a summary, "
         "and optionally write the data and a picture of the network.",
+        epilog="example:\n  skbn networks sample alarm -n 1000 --out alarm.csv --plot alarm.png\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sample.add_argument("name", help="network name, see 'skbn networks list'")
     sample.add_argument(

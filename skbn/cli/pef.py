@@ -3,25 +3,34 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 
 from skbn.cli._common import (
     SPEC_HELP,
+    add_out,
     add_source,
     learner_from_spec,
     load_source,
+    output_format,
     save_figure,
     save_outputs,
 )
 
 __all__ = ["add_parser", "run"]
 
+EXAMPLE = """example:
+  skbn pef --network alarm --nodes 200 -n 2000 --out pef.json
+"""
+
 
 def add_parser(commands) -> None:
     """Register ``pef`` on the subparsers ``commands``."""
     pef = commands.add_parser(
         "pef",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         help="learn a large Gaussian network by partition, estimation and fusion",
         description="PEFLearner: cluster the variables, learn each cluster, fuse the pieces.",
     )
@@ -33,7 +42,7 @@ def add_parser(commands) -> None:
     )
     pef.add_argument("--plot", type=Path, help="draw the cluster sizes")
     pef.add_argument("--graph-plot", type=Path, help="draw the fused graph (small networks)")
-    pef.add_argument("--out", type=Path, help="write the fused graph")
+    add_out(pef)
 
 
 def run(args) -> None:
@@ -42,6 +51,7 @@ def run(args) -> None:
     from skbn.metrics import structure_report
     from skbn.plotting import plot_cluster_sizes
 
+    output_format(args.out, args.format)  # a bad --out fails before the learning
     X, truth, source = load_source(args, default_kind="gaussian")
     if args.learner == "sle-paper":
         estimator = StructureLearningEnsemble.from_paper()
@@ -61,4 +71,6 @@ def run(args) -> None:
         print(structure_report(truth, pef.graph_))
     if args.plot:
         save_figure(plot_cluster_sizes(pef), args.plot)
-    save_outputs(pef.graph_, args.out, args.graph_plot, "PEF", truth)
+    save_outputs(
+        pef.graph_, args.out, args.graph_plot, "PEF", truth, learner=pef, format=args.format
+    )

@@ -3,13 +3,26 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from pathlib import Path
 
-from skbn.cli._common import SPEC_HELP, add_source, learner_from_spec, load_source, save_figure
+from skbn.cli._common import (
+    SPEC_HELP,
+    add_out,
+    add_source,
+    learner_from_spec,
+    load_source,
+    output_format,
+    save_figure,
+)
 from skbn.cli._common import save_outputs as _save_outputs
 
 __all__ = ["add_parser", "run"]
+
+EXAMPLE = """example:
+  skbn tune --network asia -n 2000 --learner hc:ebic --param criterion__gamma=0,0.5,1 --resamples 3
+"""
 
 
 def _parse_value(text: str):
@@ -35,6 +48,8 @@ def add_parser(commands) -> None:
     """Register ``tune`` on the subparsers ``commands``."""
     tune = commands.add_parser(
         "tune",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         help="tune a learner's hyperparameters out of sample (OTSL)",
         description="Out-of-sample tuning (OTSLSearchCV): fit every configuration on bootstrap "
         "training sets and score its structure on out-of-bag data; refit the best on all rows.",
@@ -57,7 +72,7 @@ def add_parser(commands) -> None:
     )
     tune.add_argument("--resamples", type=int, default=10, help="bootstrap rounds (default: 10)")
     tune.add_argument("--plot", type=Path, help="draw the score against the first --param")
-    tune.add_argument("--out", type=Path, help="write the chosen structure")
+    add_out(tune)
     tune.add_argument("--results", type=Path, help="write every configuration's score (CSV)")
 
 
@@ -83,6 +98,7 @@ def run(args) -> None:
     from skbn.metrics import structure_report
     from skbn.model_selection import OTSLSearchCV
 
+    output_format(args.out, args.format)  # a bad --out fails before the search
     X, truth, source = load_source(args)
     kind = check_data(X).kind
     learner = learner_from_spec(args.learner, kind, args.random_state)
@@ -120,4 +136,6 @@ def run(args) -> None:
         from skbn.plotting import plot_search_curve
 
         save_figure(plot_search_curve(search, param=next(iter(grid))), args.plot)
-    _save_outputs(search.graph_, args.out, None, "", truth)
+    _save_outputs(
+        search.graph_, args.out, None, "", truth, learner=search.best_estimator_, format=args.format
+    )

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The command line carries the workflow: every --help example runs, graphs go in and out."""
+
+import contextlib
+import io
+import shlex
+
+import pytest
+
+from skbn.cli import COMMANDS, main
+from skbn.datasets import load_network
+
+
+def _help(*words) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        main([*words, "--help"])
+    return out.getvalue()
+
+
+def _examples(text: str) -> list[list[str]]:
+    return [shlex.split(line)[1:] for line in text.splitlines() if line.startswith("  skbn ")]
+
+
+HELPS = [(name,) for name in COMMANDS if name != "networks"] + [
+    ("networks", "list"),
+    ("networks", "sample"),
+]
+
+
+@pytest.mark.parametrize("words", HELPS, ids=" ".join)
+def test_every_help_has_an_example_that_runs_as_printed(words, tmp_path, monkeypatch, capsys):
+    examples = _examples(_help(*words))
+    assert examples, f"skbn {' '.join(words)} --help shows no example"
+    monkeypatch.chdir(tmp_path)
+    assert any(argv[: len(words)] == list(words) for argv in examples)
+    for argv in examples:  # in order: an example may read what the one before wrote
+        assert main(argv) == 0, capsys.readouterr().err
+        for flag in ("--out", "--plot"):
+            if flag in argv:  # what the example promises to write is there
+                assert (tmp_path / argv[argv.index(flag) + 1]).stat().st_size > 0
+
+
+def test_version(capsys):
+    from skbn import __version__
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"skbn {__version__}"
+
+
+def test_bad_out_is_refused_before_any_work(tmp_path, capsys, monkeypatch):
+    import skbn.cli.learn as learn
+
+    def fail(*args, **kwargs):  # pragma: no cover - reached only on the old behaviour
+        raise AssertionError("data was loaded before --out was checked")
+
+    monkeypatch.setattr(learn, "load_source", fail)
+    assert main(["learn", "--network", "asia", "--out", str(tmp_path / "g.txt")]) == 2
+    assert "--format" in capsys.readouterr().err
+    assert main(["learn", "--network", "asia", "--out", str(tmp_path / "no" / "g.bif")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["learn", "--network", "asia", "--format", "bif"]) == 2
+
+
+@pytest.mark.parametrize("suffix", [".bif", ".net", ".xdsl"])
+def test_learn_writes_a_fitted_network(tmp_path, suffix):
+    from skbn.io import read_network
+
+    out = tmp_path / f"asia{suffix}"
+    assert main(["learn", "--network", "asia", "-n", "3000", "--out", str(out)]) == 0
+    net = read_network(out)
+    truth = load_network("asia")
+    assert set(net.nodes) == set(truth.nodes)
+    assert all(net.states[v] == truth.states[v] for v in net.nodes)
+    assert net.n_arcs > 0
+
+
+def test_fit_parameters_and_report_read_graph_files(tmp_path, capsys):
+    from skbn.graph import write_graph
+    from skbn.io import read_network
+    from skbn.parameters import fit_network
+
+    asia = load_network("asia")
+    X = asia.sample(3000, random_state=0)
+    data = tmp_path / "asia.csv"
+    X.to_csv(data, index=False)
+    graph = tmp_path / "truth.graphml"
+    write_graph(asia.graph, graph)
+    out = tmp_path / "fitted.net"
+    assert (
+        main(["fit-parameters", str(graph), str(data), "--out", str(out), "--method", "mle"]) == 0
+    )
+    fitted = read_network(out)
+    import pandas as pd
+
+    expected = fit_network(asia.graph, pd.read_csv(data), method="mle")
+    for v in asia.nodes:
+        assert fitted.parents[v] == expected.parents[v]
+        assert fitted.cpts[v] == pytest.approx(expected.cpts[v], abs=1e-15)
+    capsys.readouterr()
+    assert main(["report", str(out), "asia"]) == 0
+    report = capsys.readouterr().out
+    assert "shd                  0" in report
+    assert main(["report", str(out), str(tmp_path / "missing.json")]) == 2
+    assert "not a bundled network" in capsys.readouterr().err
+    assert main(["fit-parameters", str(graph), str(data), "--out", str(tmp_path / "x.json")]) == 2
+    assert "network format" in capsys.readouterr().err
