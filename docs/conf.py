@@ -23,7 +23,7 @@ templates_path = ["_templates"]
 
 autosummary_generate = True
 autodoc_typehints = "none"
-autodoc_default_options = {"inherited-members": False}
+autodoc_default_options: dict = {}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
@@ -41,5 +41,8 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
 }
+# top-level guide pages have no section to navigate: no empty left column (the API reference
+# and the method pages keep theirs)
+html_sidebars = {"*": [], "api": ["sidebar-nav-bs"]}
 html_static_path = ["_static"]
 html_css_files = ["skbn.css"]

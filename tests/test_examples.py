@@ -22,6 +22,7 @@ GALLERY = [
     ("dask_tuning.py", [], None),
     ("learn_structure.py", [], "alarm_tabu.png"),
     ("sample_bundled_network.py", [], "asia_vs_truth.png"),
+    ("graph_to_model.py", [], None),
 ]
 
 
