@@ -25,7 +25,9 @@ print(freqs.table.sort_values("strength", ascending=False).head(10))
 # %% The averaged network: arcs in at least half of the fits, kept acyclic.
 averaged = freqs.averaged_graph(threshold=0.5)
 print(structure_report(network.graph, averaged).to_frame()[["shd", "f1"]])
-plot_edge_strengths(freqs, threshold=0.5).figure.savefig("bootstrap_strengths.png", dpi=90)
+plot_edge_strengths(freqs, threshold=0.5).figure.savefig(
+    "bootstrap_strengths.png", dpi=90, bbox_inches="tight"
+)
 
 # %% Caravagna & Ramazzotti's learner: a partial order from bootstrap fits, then arcs that beat
 # a permutation null.

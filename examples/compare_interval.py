@@ -35,4 +35,4 @@ print(
 )
 print(result.ranking)
 print(result.results.groupby(["estimator", "sample_size"])[["phd", "shd"]].mean().round(2))
-plot_interval_curves(result).figure.savefig("compare_interval.png", dpi=90)
+plot_interval_curves(result).figure.savefig("compare_interval.png", dpi=90, bbox_inches="tight")

@@ -5,8 +5,15 @@ Run with ``python examples/dask_tuning.py`` (needs ``pip install "skbn[dask]"``;
 minute). Point ``Client`` at a real scheduler to use several machines.
 """
 
+import sys
+
 import joblib
-from dask.distributed import Client, LocalCluster
+
+try:
+    from dask.distributed import Client, LocalCluster
+except ImportError:
+    print('This example needs Dask: pip install "skbn[dask]" (nothing was run).')
+    sys.exit(0)
 
 from skbn.datasets import load_network
 from skbn.learners import HillClimb

@@ -6,7 +6,6 @@ cells need the ``interop`` extra (``pip install "skbn[interop]"``: pgmpy and pyA
 it they say so and the script ends cleanly.
 """
 
-import importlib.util
 import tempfile
 import warnings
 from pathlib import Path
@@ -60,18 +59,16 @@ gaussian = fit_network(dag, Xg)
 print(gaussian, "means", gaussian.means.round(2)[:4], "...")
 
 # %% Query in pgmpy and pyAgrum (their exact inference on our network).
-have = {m: importlib.util.find_spec(m) is not None for m in ("pgmpy", "pyagrum")}
-if not all(have.values()):
-    missing = [m for m, ok in have.items() if not ok]
-    print(f"skipping the queries: {missing} not installed; pip install 'skbn[interop]'")
-    raise SystemExit(0)
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # pgmpy announces deprecations of its own APIs
-    from pgmpy.inference import VariableElimination
+try:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pgmpy announces deprecations of its own APIs
+        from pgmpy.inference import VariableElimination
+    import pyagrum as gum
+except ImportError as error:
+    print(f"skipping the queries ({error.name} is not installed): pip install 'skbn[interop]'")
+    raise SystemExit(0) from None
 
-    answer = VariableElimination(to_pgmpy(net)).query(["LVFAILURE"], evidence={"HR": "HIGH"})
-import pyagrum as gum  # noqa: E402
-
+answer = VariableElimination(to_pgmpy(net)).query(["LVFAILURE"], evidence={"HR": "HIGH"})
 ie = gum.LazyPropagation(to_pyagrum(net))
 ie.setEvidence({"HR": "HIGH"})
 ie.makeInference()

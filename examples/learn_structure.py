@@ -44,4 +44,4 @@ print(structure_report(truth, fges.graph_))
 
 # %% The learned ALARM graph against the truth.
 ax = plot_graph(learners["tabu search, BDeu(10)"].graph_, truth=bn.graph, title="tabu search")
-ax.figure.savefig("alarm_tabu.png", dpi=100)
+ax.figure.savefig("alarm_tabu.png", dpi=100, bbox_inches="tight")

@@ -30,7 +30,7 @@ pef = PEFLearner(FGES(), n_jobs=2).fit(X)
 print(f"{len(pef.clusters_)} clusters, {pef.n_cross_arcs_} fused arcs, "
       f"{time.perf_counter() - start:.1f} s")  # fmt: skip
 print(structure_report(truth, pef.graph_).to_frame()[["f1_adjacency", "f1_arrowhead", "shd"]])
-plot_cluster_sizes(pef).figure.savefig("pef_clusters.png", dpi=90)
+plot_cluster_sizes(pef).figure.savefig("pef_clusters.png", dpi=90, bbox_inches="tight")
 
 # %% P/SLE: the same with the Auto-SLE paper's learned ensemble of four FGES configurations.
 psle = PEFLearner(StructureLearningEnsemble.from_paper(), n_jobs=2).fit(X)

@@ -31,4 +31,4 @@ print(structure_report(network.graph, learner.graph_).to_frame())
 
 # %% Edges coloured by correctness against the true network.
 ax = plot_graph(learner.graph_, truth=network.graph, title="hill climbing on ALARM")
-ax.figure.savefig("quickstart.png", dpi=90)
+ax.figure.savefig("quickstart.png", dpi=90, bbox_inches="tight")

@@ -33,7 +33,7 @@ print(structure_report(bn.graph, learned))
 
 # %% A picture of the learned graph against the truth.
 ax = plot_graph(learned, truth=bn.graph, title="asia: learned vs truth")
-ax.figure.savefig("asia_vs_truth.png", dpi=100)
+ax.figure.savefig("asia_vs_truth.png", dpi=100, bbox_inches="tight")
 
 # %% Bigger problems: ten copies of ALARM joined by random arcs.
 big = replicate_network(load_network("alarm").graph, 370, random_state=0)

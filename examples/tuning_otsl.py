@@ -37,4 +37,4 @@ for name, search in (("OTSL", otsl), ("in-sample BIC", insample)):
     print(f"{name:<14} chose {search.best_params_}  F1 {f1:.3f}")
 
 # %% The out-of-sample score against the penalty, the choice marked.
-plot_search_curve(otsl).figure.savefig("tuning_otsl.png", dpi=90)
+plot_search_curve(otsl).figure.savefig("tuning_otsl.png", dpi=90, bbox_inches="tight")

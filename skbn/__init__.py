@@ -25,6 +25,7 @@ from skbn import (
     parameters,
     scores,
 )
+from skbn._version import __version__
 from skbn.data import check_data
 from skbn.datasets import list_networks, load_network, make_problem
 from skbn.ensemble import (
@@ -37,8 +38,6 @@ from skbn.ensemble import (
 from skbn.learners import BOSS, FGES, MMHC, HillClimb, PCStable, TabuSearch
 from skbn.model_selection import InterValSearchCV, OTSLSearchCV, intersection_validate
 from skbn.parameters import ParameterLearner, fit_network
-
-__version__ = "0.1.0.dev0"
 
 __all__ = [
     "BOSS",

@@ -20,6 +20,7 @@ numbers are read as codes, because that is what ``KBinsDiscretizer(encode="ordin
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Literal
@@ -28,7 +29,15 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-__all__ = ["DENSE_COVARIANCE_MAX", "DiscreteData", "GaussianData", "check_data", "MAX_CATEGORIES"]
+__all__ = [
+    "DENSE_COVARIANCE_MAX",
+    "DataKindWarning",
+    "DiscreteData",
+    "GaussianData",
+    "INTEGER_STATES_WARNING",
+    "MAX_CATEGORIES",
+    "check_data",
+]
 
 #: Largest number of categories a discrete column may have (codes are stored as int16 and
 #: the counting kernels index parent configurations with int64 mixed-radix indices).
@@ -39,7 +48,30 @@ MAX_CATEGORIES = 2**15
 #: columns, and screen pairs by correlation a block of columns at a time.
 DENSE_COVARIANCE_MAX = 15_000
 
+#: An integer column with more distinct values than this is read as discrete with a warning
+#: (is it a count or a measurement?); so are float columns that all hold whole numbers with at
+#: most this many values in more than twice this many rows (bin codes?), read as continuous.
+INTEGER_STATES_WARNING = 20
+
 _MAX_NAMES_SHOWN = 8
+
+
+class DataKindWarning(UserWarning):
+    """The kind skbn gave a column (discrete or continuous) may not be the one you meant.
+
+    The message names the columns and says how to state the kind explicitly, which also
+    silences the warning.
+
+    Examples
+    --------
+    >>> import warnings, pandas as pd
+    >>> X = pd.DataFrame({"age": range(30), "sex": ["f", "m"] * 15})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = check_data(X)
+    >>> caught[0].category.__name__
+    'DataKindWarning'
+    """
 
 
 def _show(names: Sequence[str]) -> str:
@@ -416,6 +448,54 @@ def _check_categories(name: str, categories: tuple, max_categories: int) -> None
         )
 
 
+def _warn_if_many_integer_states(frame: pd.DataFrame, discrete, encoded) -> None:
+    many = [
+        name
+        for name in discrete
+        if pd.api.types.is_integer_dtype(frame[name].dtype)
+        and not pd.api.types.is_bool_dtype(frame[name].dtype)
+        and len(encoded[name][1]) > INTEGER_STATES_WARNING
+    ]
+    if many:
+        counts = ", ".join(f"{n!r}: {len(encoded[n][1])}" for n in many[:_MAX_NAMES_SHOWN])
+        warnings.warn(
+            f"Integer columns with more than {INTEGER_STATES_WARNING} distinct values are read "
+            f"as discrete variables with one state per value ({counts}). If they are "
+            "measurements, cast them with X[cols].astype(float) (all columns continuous) or "
+            "bin them (sklearn.preprocessing.KBinsDiscretizer); to keep them as categories "
+            "say so with X[cols].astype('category'), which also silences this warning.",
+            DataKindWarning,
+            stacklevel=3,
+        )
+
+
+def _warn_if_codes(frame: pd.DataFrame, continuous, values: np.ndarray) -> None:
+    """Warn when every float column holds a few whole numbers: bin codes read as Gaussian.
+
+    Only with more than twice :data:`INTEGER_STATES_WARNING` rows: in fewer rows a few distinct
+    values say nothing.
+    """
+    if len(values) <= 2 * INTEGER_STATES_WARNING:
+        return
+    head = values[:50]
+    if not np.all(np.mod(head, 1) == 0) or not np.all(np.mod(values, 1) == 0):
+        return
+    few = all(
+        len(np.unique(values[:, j])) <= INTEGER_STATES_WARNING for j in range(len(continuous))
+    )
+    if few:
+        warnings.warn(
+            f"Every column holds whole numbers with at most {INTEGER_STATES_WARNING} distinct "
+            "values (bin codes, such as KBinsDiscretizer(encode='ordinal') returns?), and float "
+            "columns are continuous, so a Gaussian model is learned on them. To treat them as "
+            "categories give the learner a discrete score or test (e.g. criterion='bdeu' or "
+            "skbn.scores.BIC()), or cast them with X.astype(int); to keep the Gaussian model, "
+            "pass a Gaussian score (e.g. criterion='bic-g').",
+            DataKindWarning,
+            stacklevel=3,
+        )
+
+
 def check_data(
     X,
     *,
@@ -537,11 +617,16 @@ def check_data(
         if continuous and discrete:
             raise ValueError(
                 f"X mixes continuous columns ({_show(continuous)}) with discrete columns "
-                f"({_show(discrete)}); skbn's scores and tests need one kind. Discretise the "
-                "continuous ones (sklearn.preprocessing.KBinsDiscretizer(encode='ordinal') in a "
-                "Pipeline) or cast the discrete ones to float."
+                f"({_show(discrete)}); skbn's scores and tests need one kind. Either bin the "
+                "continuous ones and give the learner a discrete score, which reads whole-"
+                "number floats as bin codes: make_column_transformer((KBinsDiscretizer("
+                f"encode='ordinal'), {list(continuous)[:3]!r}), remainder='passthrough', "
+                "verbose_feature_names_out=False).set_output(transform='pandas') in a Pipeline "
+                "before e.g. HillClimb(criterion='bdeu'); or cast the discrete ones to float."
             )
         kind = "gaussian" if continuous else "discrete"
+        if kind == "gaussian":
+            _warn_if_codes(frame, continuous, values)
 
     names = tuple(frame.columns)
     if kind == "discrete":
@@ -564,6 +649,7 @@ def check_data(
             codes[:, j] = column
             states.append(st)
         arities = np.array([len(s) for s in states], dtype=np.int64)
+        _warn_if_many_integer_states(frame, discrete, encoded)
         return DiscreteData(codes, arities, tuple(states), names)
 
     if discrete:

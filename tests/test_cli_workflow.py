@@ -107,3 +107,15 @@ def test_fit_parameters_and_report_read_graph_files(tmp_path, capsys):
     assert "not a bundled network" in capsys.readouterr().err
     assert main(["fit-parameters", str(graph), str(data), "--out", str(tmp_path / "x.json")]) == 2
     assert "network format" in capsys.readouterr().err
+
+
+def test_kind_discrete_on_float_columns_warns(tmp_path, capsys):
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    data = tmp_path / "floats.csv"
+    pd.DataFrame({"a": rng.normal(size=60), "b": rng.integers(0, 3, 60)}).to_csv(data, index=False)
+    assert main(["learn", str(data), "--kind", "discrete"]) == 0
+    err = capsys.readouterr().err
+    assert "'a': 60 states" in err and "'b'" not in err

@@ -93,8 +93,12 @@ def test_bad_input_is_refused_with_a_clear_error(X, error, match):
 
 
 def test_integer_valued_floats_are_codes_only_when_discrete_is_asked_for():
+    from skbn.data import DataKindWarning
+
     X = pd.DataFrame({"a": [0.0, 1.0, 2.0, 1.0], "b": [1.0, 1.0, 0.0, 0.0]})
     assert isinstance(check_data(X), GaussianData)
+    with pytest.warns(DataKindWarning, match="bin codes"):  # in more rows, said so
+        assert isinstance(check_data(pd.concat([X] * 20)), GaussianData)
     data = check_data(X, kind="discrete")
     assert data.states == ((0, 1, 2), (0, 1))
     with pytest.raises(ValueError, match="'b' hold non-integer"):
@@ -116,10 +120,73 @@ def test_too_many_categories():
     X = pd.DataFrame({"id": np.arange(40), "b": np.zeros(40, dtype=int)})
     with pytest.raises(ValueError, match="'id' has 40 categories"):
         check_data(X, max_categories=32)
-    assert check_data(X, max_categories=40).arities[0] == 40
+    assert check_data(X.astype({"id": "category"}), max_categories=40).arities[0] == 40
 
 
 def test_default_category_limit_is_2_to_the_15():
     X = pd.DataFrame({"id": np.arange(2**15 + 1)})
     with pytest.raises(ValueError, match="32769 categories"):
         check_data(X)
+
+
+def test_many_valued_integer_columns_warn_with_the_fix():
+    import warnings
+
+    from skbn.data import INTEGER_STATES_WARNING, DataKindWarning
+
+    k = INTEGER_STATES_WARNING + 1
+    X = pd.DataFrame({"age": np.arange(2 * k) % k, "b": [0, 1] * k})
+    with pytest.warns(DataKindWarning, match=r"'age': 21.*astype\('category'\)"):
+        data = check_data(X)
+    assert data.arities.tolist() == [k, 2]
+    with warnings.catch_warnings():  # the stated kind silences it
+        warnings.simplefilter("error")
+        check_data(X.astype({"age": "category"}))
+        check_data(X.assign(age=X["age"] % INTEGER_STATES_WARNING))
+
+
+def test_bin_codes_read_as_gaussian_warn():
+    import warnings
+
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    from skbn import HillClimb
+    from skbn.data import DataKindWarning
+
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(400, 3))
+    codes = KBinsDiscretizer(n_bins=4, encode="ordinal", strategy="uniform").fit_transform(Z)
+    with pytest.warns(DataKindWarning, match="bin codes"):
+        HillClimb().fit(codes)
+    with warnings.catch_warnings():  # following the advice: a discrete score, no warning
+        warnings.simplefilter("error")
+        assert HillClimb(criterion="bdeu").fit(codes).data_kind_ == "discrete"
+        check_data(Z)  # ordinary Gaussian data never warns
+
+
+def test_mixed_data_advice_works_when_followed():
+    import re
+
+    from sklearn.compose import make_column_transformer  # noqa: F401 (named in the advice)
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import KBinsDiscretizer  # noqa: F401 (named in the advice)
+
+    from skbn import HillClimb
+
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=600)
+    X = pd.DataFrame(
+        {"x": x, "y": np.where(x + 0.5 * rng.normal(size=600) > 0, "hi", "lo"), "w": "c"}
+    )
+    with pytest.raises(ValueError, match="mixes continuous") as error:
+        HillClimb().fit(X)
+    advice = re.search(
+        r"(make_column_transformer\(.*\)) in a Pipeline before e\.g\. (\S+\)); ", str(error.value)
+    )
+    assert advice, str(error.value)
+    binning = eval(advice.group(1))  # the advice, as printed
+    learner = eval(advice.group(2))
+    pipe = make_pipeline(binning, learner).fit(X)
+    graph = pipe[-1].graph_
+    assert set(graph.nodes) == {"x", "y", "w"}  # the column names are kept
+    assert graph.has_edge("x", "y") or graph.has_edge("y", "x")

@@ -46,6 +46,19 @@ def test_gallery_script_runs(script, args, output, tmp_path):
         assert (tmp_path / output).exists()
 
 
+#: Scripts whose optional extra may be missing: (script, modules of the extra).
+NEEDS_EXTRA = [("dask_tuning.py", ["dask", "dask.distributed"]), ("graph_to_model.py", ["pgmpy"])]
+
+
+@pytest.mark.parametrize("script, modules", NEEDS_EXTRA, ids=[s for s, _ in NEEDS_EXTRA])
+def test_a_missing_extra_is_named_and_the_script_exits_cleanly(script, modules, tmp_path):
+    # a None entry in sys.modules makes "import name" fail, as if it were not installed
+    blocker = f"import sys, runpy; sys.modules.update(dict.fromkeys({modules!r})); "
+    blocker += f"runpy.run_path({str(EXAMPLES / script)!r}, run_name='__main__')"
+    out = _run(["-c", blocker], tmp_path)
+    assert "pip install" in out and "skbn[" in out
+
+
 def test_autosle_reproduction_quick(tmp_path):
     out = tmp_path / "report.md"
     _run([EXAMPLES / "reproduce_autosle.py", "--quick", "--jobs", "1", "--out", out], tmp_path)

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: (module prefix, layer); the longest matching prefix decides.
 LAYERS = [
     ("skbn._kernels", 0),
+    ("skbn._version", 0),
     ("skbn.utils._param_validation", 1),
     ("skbn.utils._registry", 1),
     ("skbn.utils._parallel", 1),

@@ -165,13 +165,17 @@ def test_cli_reports_bad_input(capsys):
     assert "expected a whole number" in capsys.readouterr().err
 
 
-def test_readme_python_example_runs(capsys):
+def test_readme_python_example_runs(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the example writes a network file
     text = (ROOT / "README.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert blocks
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
     assert "f1_adjacency" in capsys.readouterr().out
+    from skbn.io import read_network
+
+    assert read_network(tmp_path / "alarm_learned.bif").n_arcs > 0
 
 
 def test_console_script_runs():

@@ -47,7 +47,7 @@ COMMANDS = {
 
 
 def _parser() -> argparse.ArgumentParser:
-    from skbn import __version__
+    from skbn._version import __version__
 
     parser = argparse.ArgumentParser(
         prog="skbn", description="Structure learning of Bayesian networks."

@@ -9,6 +9,7 @@ the Python API accepts and lists the same names in its errors.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 __all__ = [
@@ -121,6 +122,19 @@ def _read_csv(path: Path, kind: str | None):
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {str(path)!r} as CSV: {exc}") from None
     if kind == "discrete":
+        from skbn.data import INTEGER_STATES_WARNING
+
+        floats = [c for c in X.columns if X[c].dtype.kind == "f"]
+        many = {c: X[c].nunique() for c in floats}
+        many = {c: k for c, k in many.items() if k > INTEGER_STATES_WARNING}
+        if many:
+            shown = ", ".join(f"{c!r}: {k}" for c, k in list(many.items())[:8])
+            print(
+                f"skbn: warning: --kind discrete makes every distinct value of these float "
+                f"columns a state ({shown} states); bin them first (e.g. with pandas.cut or "
+                "KBinsDiscretizer) unless they really are categories.",
+                file=sys.stderr,
+            )
         X = X.astype(str).astype("category")
     elif kind == "gaussian":
         try:
