@@ -119,3 +119,70 @@ def test_kind_discrete_on_float_columns_warns(tmp_path, capsys):
     assert main(["learn", str(data), "--kind", "discrete"]) == 0
     err = capsys.readouterr().err
     assert "'a': 60 states" in err and "'b'" not in err
+
+
+def test_learn_reads_background_knowledge_files(tmp_path, capsys):
+    from skbn.graph import read_graph
+
+    (tmp_path / "req.csv").write_text("from,to\nsmoke,lung\n")
+    (tmp_path / "forb.csv").write_text("# no arc out of either\neither,xray\neither,dysp\n")
+    order = ["asia smoke", "tub lung bronc", "either", "xray dysp"]
+    rows = [f"{v},{k}" for k, tier in enumerate(order) for v in tier.split()]
+    (tmp_path / "tiers.csv").write_text("node,tier\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "k.json"
+    argv = ["learn", "--network", "asia", "-n", "2000", "--out", str(out)]
+    knowledge = ["--require", str(tmp_path / "req.csv"), "--forbid", str(tmp_path / "forb.csv")]
+    assert main(argv + knowledge + ["--tiers", str(tmp_path / "tiers.csv")]) == 0
+    g = read_graph(out)
+    assert g.has_edge("smoke", "lung")
+    assert not g.has_edge("either", "xray") and not g.has_edge("either", "dysp")
+    tier = {v: k for k, t in enumerate(order) for v in t.split()}
+    assert all(tier[u] <= tier[v] for u, v in g.edges)
+    # without the files the same run does use one of the forbidden arcs
+    assert main(argv) == 0
+    plain = read_graph(out)
+    assert plain.has_edge("either", "xray") or plain.has_edge("either", "dysp")
+    capsys.readouterr()
+    assert main(["learn", "--network", "asia", "--learner", "pc", "--start", "asia"]) == 2
+    assert "does not take --start" in capsys.readouterr().err
+    (tmp_path / "bad.csv").write_text("a,b,c\n")
+    assert main(["learn", "--network", "asia", "--require", str(tmp_path / "bad.csv")]) == 2
+    assert "line 1: expected two" in capsys.readouterr().err
+
+
+def test_tune_uses_learns_default_score_and_warns_at_the_grid_edge(capsys, monkeypatch):
+    import skbn.cli.tune as tune
+    from skbn.model_selection import OTSLSearchCV
+
+    seen = {}
+    original = OTSLSearchCV.fit
+
+    def spy(self, X, y=None):
+        seen["estimator"] = self.estimator
+        return original(self, X, y)
+
+    monkeypatch.setattr(OTSLSearchCV, "fit", spy)
+    argv = ["tune", "--network", "asia", "-n", "1500", "--resamples", "2", "--quiet"]
+    grid = "criterion__penalty_discount=0.001,0.002,0.004"  # far too small: the top edge wins
+    assert main([*argv, "--param", grid]) == 0
+    from skbn.scores import BIC
+
+    assert type(seen["estimator"].criterion) is BIC  # what skbn learn uses on discrete data
+    err = capsys.readouterr().err
+    assert "penalty_discount=0.004 is at the edge of its grid" in err
+    assert tune._at_grid_edge({"a": [1, 2, 3]}, {"a": 2}) == {}
+    assert tune._at_grid_edge({"a": [1, 2]}, {"a": 2}) == {}  # two values have no inside
+
+
+@pytest.mark.parametrize(
+    "command", [["learn", "--learner", "pc"], ["bootstrap", "--resamples", "4"]]
+)
+def test_quiet_silences_the_progress_output(command, capsys):
+    argv = [*command, "--network", "asia", "-n", "1000"]
+    assert main(argv) == 0
+    loud = capsys.readouterr()
+    assert main([*argv, "--quiet"]) == 0
+    quiet = capsys.readouterr()
+    assert len(quiet.out + quiet.err) < len(loud.out + loud.err)
+    progress = "PCStable level" if command[0] == "learn" else "bootstrap"
+    assert progress in loud.out + loud.err and progress not in quiet.err

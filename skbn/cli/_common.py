@@ -15,11 +15,13 @@ from pathlib import Path
 __all__ = [
     "SPEC_HELP",
     "add_out",
+    "add_knowledge",
     "add_source",
     "learner_from_spec",
     "load_source",
     "make_learner",
     "make_score",
+    "knowledge_params",
     "make_test",
     "output_format",
     "positive_int",
@@ -241,6 +243,86 @@ def read_graph_arg(text: str, what: str):
     from skbn.graph import read_graph
 
     return read_graph(path)
+
+
+_HEADERS = {("from", "to"), ("source", "target"), ("parent", "child"), ("node", "tier")}
+
+
+def _pairs(path: Path, what: str) -> list[tuple[str, str]]:
+    """Two-column rows of a CSV file; '#' comments, blank lines and a header are skipped."""
+    import csv
+
+    if not path.exists():
+        raise ValueError(f"{what} {str(path)!r}: no such file")
+    rows = []
+    with path.open(newline="", encoding="utf-8") as handle:
+        for number, row in enumerate(csv.reader(handle), start=1):
+            cells = [c.strip() for c in row]
+            if not any(cells) or cells[0].startswith("#"):
+                continue
+            if len(cells) != 2 or not all(cells):
+                raise ValueError(
+                    f"{what} {str(path)!r}, line {number}: expected two comma-separated names, "
+                    f"got {row!r}"
+                )
+            if not rows and tuple(c.lower() for c in cells) in _HEADERS:
+                continue
+            rows.append((cells[0], cells[1]))
+    return rows
+
+
+def read_edges_arg(text: str, what: str) -> list[tuple[str, str]]:
+    """Arcs from a CSV of ``from,to`` rows, or from a graph or network file's arcs."""
+    path = Path(text)
+    if path.suffix.lower() in (".csv", ".txt"):
+        return _pairs(path, what)
+    return list(read_graph_arg(text, what).edges)
+
+
+def read_tiers_arg(text: str) -> dict[str, int]:
+    """``node,tier`` rows (tier a whole number; lower tiers come first)."""
+    tiers = {}
+    for node, tier in _pairs(Path(text), "--tiers"):
+        try:
+            tiers[node] = int(tier)
+        except ValueError:
+            raise ValueError(
+                f"--tiers {text!r}: the tier of {node!r} must be a whole number, got {tier!r}"
+            ) from None
+    return tiers
+
+
+def knowledge_params(args) -> dict:
+    """The learner parameters set by ``--start``, ``--require``, ``--forbid``, ``--tiers``."""
+    params = {}
+    if getattr(args, "start", None):
+        params["start_graph"] = read_graph_arg(args.start, "--start")
+    if getattr(args, "require", None):
+        params["required_edges"] = read_edges_arg(args.require, "--require")
+    if getattr(args, "forbid", None):
+        params["forbidden_edges"] = read_edges_arg(args.forbid, "--forbid")
+    if getattr(args, "tiers", None):
+        params["tiers"] = read_tiers_arg(args.tiers)
+    return params
+
+
+def add_knowledge(parser) -> None:
+    """``--start``, ``--require``, ``--forbid`` and ``--tiers``: background knowledge files."""
+    parser.add_argument(
+        "--start",
+        help="hc/tabu/boss: start from this graph (a graph or network file, or a bundled name)",
+    )
+    parser.add_argument(
+        "--require",
+        help="arcs every result must have: a CSV of from,to rows, or a graph file's arcs",
+    )
+    parser.add_argument(
+        "--forbid", help="arcs no result may have: a CSV of from,to rows, or a graph file's arcs"
+    )
+    parser.add_argument(
+        "--tiers",
+        help="a CSV of node,tier rows: no arc from a later tier to an earlier one",
+    )
 
 
 def save_outputs(

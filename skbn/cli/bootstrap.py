@@ -67,6 +67,7 @@ def run(args) -> None:
             n_test_resamples=args.resamples,
             random_state=args.random_state,
             n_jobs=args.jobs,
+            verbose=0 if args.quiet else 1,
         ).fit(X)
         graph = est.graph_
         print(f"poset arcs  {est.poset_.number_of_edges()}, kept arcs {graph.number_of_edges()}")
@@ -80,6 +81,7 @@ def run(args) -> None:
             n_resamples=args.resamples,
             random_state=args.random_state,
             n_jobs=args.jobs,
+            verbose=0 if args.quiet else 1,
         )
         graph = freqs.averaged_graph(args.threshold)
         strong = freqs.table[freqs.table["strength"] >= args.threshold]

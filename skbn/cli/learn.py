@@ -8,8 +8,10 @@ import time
 from pathlib import Path
 
 from skbn.cli._common import (
+    add_knowledge,
     add_out,
     add_source,
+    knowledge_params,
     load_source,
     make_learner,
     make_score,
@@ -89,6 +91,7 @@ def add_parser(commands) -> None:
     learn.add_argument(
         "--max-degree", type=int, default=None, help="fges: largest number of adjacencies"
     )
+    add_knowledge(learn)
     add_out(learn)
     learn.add_argument("--plot", type=Path, help="draw the learned graph (PNG, SVG, PDF)")
 
@@ -99,6 +102,7 @@ def run(args) -> None:
     from skbn.metrics import structure_report
 
     output_format(args.out, args.format)  # a bad --out fails now, not after the learning
+    knowledge = knowledge_params(args)  # so do unreadable knowledge files
     X, truth, source = load_source(args)
     data = check_data(X)
     score = make_score(args.score, data.kind, args.penalty_discount, args.gamma, args.iss)
@@ -111,6 +115,18 @@ def run(args) -> None:
         max_degree=args.max_degree,
         random_state=args.random_state,
     )
+    if not args.quiet and "verbose" in learner.get_params():
+        learner.set_params(verbose=1)  # the learner's progress lines; --quiet keeps them off
+    if knowledge:
+        accepted = learner.get_params()
+        refused = [k for k in knowledge if k not in accepted]
+        if refused:
+            flags = {"start_graph": "--start", "required_edges": "--require"}
+            flags.update(forbidden_edges="--forbid", tiers="--tiers")
+            raise ValueError(
+                f"--learner {args.learner} does not take {', '.join(flags[k] for k in refused)}."
+            )
+        learner.set_params(**knowledge)
     start = time.perf_counter()
     learner.fit(data)
     elapsed = time.perf_counter() - start

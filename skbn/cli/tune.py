@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -34,6 +35,17 @@ def _parse_value(text: str):
     return {"true": True, "false": False, "none": None}.get(text.lower(), text)
 
 
+def _at_grid_edge(grid: dict, best: dict) -> dict:
+    """Return the numeric parameters (three or more values) chosen at a grid extreme."""
+    edges = {}
+    for name, values in grid.items():
+        numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if len(numbers) >= 3 and len(numbers) == len(values):
+            if best.get(name) in (min(numbers), max(numbers)):
+                edges[name] = best[name]
+    return edges
+
+
 def _parse_grid(items: list[str]) -> dict:
     grid = {}
     for item in items:
@@ -55,7 +67,11 @@ def add_parser(commands) -> None:
         "training sets and score its structure on out-of-bag data; refit the best on all rows.",
     )
     add_source(tune)
-    tune.add_argument("--learner", default="hc:aic", help=SPEC_HELP + " (default: hc:aic)")
+    tune.add_argument(
+        "--learner",
+        default="hc",
+        help=SPEC_HELP + " (default: hc with the library's default score, as in skbn learn)",
+    )
     tune.add_argument(
         "--param",
         action="append",
@@ -123,6 +139,12 @@ def run(args) -> None:
     print(f"data        {source}")
     print(f"learner     {learner!r}")
     print(f"chosen      {search.best_params_} in {time.perf_counter() - start:.1f} s")
+    for name, value in _at_grid_edge(grid, search.best_params_).items():
+        print(
+            f"skbn: warning: the chosen {name}={value} is at the edge of its grid "
+            f"{grid[name]}; the best value may lie beyond it, so extend the grid past it.",
+            file=sys.stderr,
+        )
     table = pd.DataFrame(search.cv_results_["params"])
     table["mean_score"] = search.cv_results_["mean_test_score"]
     print(table.to_string(index=False))

@@ -95,7 +95,7 @@ class EdgeFrequencies:
 
 
 def bootstrap_edge_frequencies(
-    estimator, X, n_resamples: int = 200, *, random_state=None, n_jobs=None
+    estimator, X, n_resamples: int = 200, *, random_state=None, n_jobs=None, verbose: int = 0
 ) -> EdgeFrequencies:
     """Arc and direction strengths of ``estimator`` over bootstrap resamples.
 
@@ -107,6 +107,8 @@ def bootstrap_edge_frequencies(
     random_state : int, RandomState instance or None, default=None
     n_jobs : int, default=None
         Parallel fits; the result does not depend on it.
+    verbose : int, default=0
+        Above 0, a progress bar over the resamples.
 
     Returns
     -------
@@ -127,7 +129,11 @@ def bootstrap_edge_frequencies(
     rng = check_random_state(random_state)
     samples = [rng.randint(0, n, size=n) for _ in range(n_resamples)]
     outcomes = run_fits(
-        [FitJob(estimator, train=rows) for rows in samples], data, n_jobs=n_jobs, desc="bootstrap"
+        [FitJob(estimator, train=rows) for rows in samples],
+        data,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        desc="bootstrap",
     )
     fits = [o.adjacency.astype(np.int64) for o in outcomes]
     counts = np.sum(fits, axis=0).astype(float)

@@ -424,7 +424,10 @@ class StructureReport(dict):
         width = max(map(len, self))
         lines = []
         for key, value in self.items():
-            text = f"{value:.3f}" if isinstance(value, float) else str(value)
+            if value is None:  # shd_dag: defined only between two DAGs
+                text = "n/a (needs two DAGs)"
+            else:
+                text = f"{value:.3f}" if isinstance(value, float) else str(value)
             lines.append(f"{key:<{width}}  {text}")
         return "\n".join(lines)
 

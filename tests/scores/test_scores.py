@@ -99,6 +99,7 @@ def test_scores_equal_the_textbook_formulas(tiny, parents):
     assert K2().bind(tiny).local_score("b", parents) == pytest.approx(k2)
 
 
+@pytest.mark.filterwarnings("ignore::skbn.data.DataKindWarning")  # many-state codes, on purpose
 def test_dense_and_sorted_counting_agree_and_match_python():
     rng = np.random.default_rng(1)
     data = check_data(pd.DataFrame(rng.integers(0, 40, size=(300, 4))))
