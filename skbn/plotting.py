@@ -359,9 +359,21 @@ def plot_edge_strengths(source, threshold: float | None = None, ax=None):
             ax.add_patch(
                 Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="white", linewidth=1.2)
             )
+        # the outline's meaning, on a dark key so the white edge shows
+        key = Rectangle((0, 0), 1, 1, facecolor=image.cmap(0.15), edgecolor="white", linewidth=1.2)
+        ax.legend(
+            [key],
+            [f"strength \u2265 {threshold:g}"],
+            loc="lower right",
+            bbox_to_anchor=(1.0, 1.0),  # above the map, clear of its cells and the title
+            fontsize=7,
+            facecolor="0.3",
+            labelcolor="white",
+            framealpha=0.9,
+        )
     ax.set_xlabel("to")
     ax.set_ylabel("from")
-    ax.set_title("bootstrap arc strength")
+    ax.set_title("bootstrap arc strength", loc="left")
     ax.figure.colorbar(image, ax=ax, fraction=0.04)
     return ax
 

@@ -186,3 +186,28 @@ def test_quiet_silences_the_progress_output(command, capsys):
     assert len(quiet.out + quiet.err) < len(loud.out + loud.err)
     progress = "PCStable level" if command[0] == "learn" else "bootstrap"
     assert progress in loud.out + loud.err and progress not in quiet.err
+
+
+def test_library_warnings_are_one_line_without_source_paths(tmp_path, capsys):
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+
+    data = tmp_path / "ints.csv"
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"age": rng.integers(0, 60, 200), "b": rng.integers(0, 2, 200)}).to_csv(
+        data, index=False
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        assert main(["learn", str(data), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "skbn: warning: Integer columns with more than 20" in err
+    assert ".py:" not in err and "DataKindWarning" not in err
+
+
+def test_pef_says_when_it_makes_a_discrete_network_gaussian(capsys):
+    argv = ["pef", "--network", "asia", "-n", "500", "--quiet"]
+    assert main(argv) == 0
+    assert "linear-Gaussian model on its graph" in capsys.readouterr().out

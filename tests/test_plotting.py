@@ -90,6 +90,8 @@ def test_edge_strength_heat_map(tmp_path, asia):
     assert np.all((image >= 0) & (image <= 1))
     strong = freqs.table[freqs.table["strength"] * freqs.table["direction"] >= 0.5]
     assert len(ax.patches) >= len(strong)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["strength \u2265 0.5"]
+    assert plot_edge_strengths(freqs).get_legend() is None  # no outline, nothing to explain
     _saved(ax, tmp_path / "strengths.png")
 
 

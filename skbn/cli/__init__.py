@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 
 from skbn.cli import (
@@ -59,6 +60,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"skbn: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``skbn`` command; returns the exit status.
 
@@ -85,7 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         matplotlib.use("Agg")  # files only; no window
     try:
-        COMMANDS[args.command].run(args)
+        with warnings.catch_warnings():
+            # the library's warnings reach the user as one line each, without source paths
+            warnings.showwarning = _show_warning
+            COMMANDS[args.command].run(args)
     except BrokenPipeError:  # output piped into a pager or head that closed early
         return 0
     except (ValueError, TypeError, OSError) as exc:

@@ -79,6 +79,11 @@ def run(args) -> None:
     if not (args.data or args.network):
         return
     X, truth, source = load_source(args, default_kind="gaussian")
+    if args.network and args.kind is None:
+        print(
+            f"note        {args.network} is sampled as a linear-Gaussian model on its graph "
+            "(this command learns Gaussian networks by default; --kind discrete for its CPTs)"
+        )
     ensemble = auto.to_ensemble()
     learner = PEFLearner(ensemble, n_jobs=args.jobs) if args.pef else ensemble
     learner.fit(X)

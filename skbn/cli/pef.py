@@ -53,6 +53,11 @@ def run(args) -> None:
 
     output_format(args.out, args.format)  # a bad --out fails before the learning
     X, truth, source = load_source(args, default_kind="gaussian")
+    if args.network and args.kind is None:
+        print(
+            f"note        {args.network} is sampled as a linear-Gaussian model on its graph "
+            "(this command learns Gaussian networks by default; --kind discrete for its CPTs)"
+        )
     if args.learner == "sle-paper":
         estimator = StructureLearningEnsemble.from_paper()
     else:
