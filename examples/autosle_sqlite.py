@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Learn a structure-learning ensemble with Auto-SLE, in a SQLite study you can resume.
 
-Run with ``python examples/autosle_sqlite.py`` (about a minute). Interrupt it and run it
-again: completed trials are read back from ``autosle_example.db`` instead of recomputed.
+Run with ``python examples/autosle_sqlite.py`` (about 11 s on 2 cores, numba kernels compiled).
+Interrupt it and run it again: completed trials are read back from ``autosle_example.db``
+instead of recomputed.
 """
 
 from skbn.datasets import make_problem, make_training_problems

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Compare learners without ground truth: Intersection-Validation.
 
-Run with ``python examples/compare_interval.py`` (under a minute); writes
-``compare_interval.png``.
+Run with ``python examples/compare_interval.py`` (about 6 s on 2 cores, numba kernels compiled);
+writes ``compare_interval.png``.
 """
 
 import matplotlib

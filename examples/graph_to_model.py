@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """From a learned graph to a model: fit parameters, save BIF/NET/XDSL, query in pgmpy and pyAgrum.
 
-Run with ``python examples/graph_to_model.py``; it takes about 5 s on 2 cores. The last two
-cells need the ``interop`` extra (``pip install "skbn[interop]"``: pgmpy and pyAgrum); without
-it they say so and the script ends cleanly.
+Run with ``python examples/graph_to_model.py``; about 3 s on 2 cores, numba kernels compiled.
+The last two cells need the ``interop`` extra (``pip install "skbn[interop]"``: pgmpy and
+pyAgrum); without it they say so and the script ends cleanly.
 """
 
 import tempfile

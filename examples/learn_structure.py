@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Learn structures with HillClimb, TabuSearch and FGES and compare them with the truth.
 
-Run with ``python examples/learn_structure.py``; it takes a few seconds.
+Run with ``python examples/learn_structure.py``; about 5 s on 2 cores, numba kernels compiled.
 """
 
 import matplotlib

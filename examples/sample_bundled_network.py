@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Sample data from a bundled network and compare two graphs with the structure metrics.
 
-Run with ``python examples/sample_bundled_network.py``; it takes a second or two.
+Run with ``python examples/sample_bundled_network.py``; about 3 s on 2 cores, numba kernels
+compiled.
 """
 
 import matplotlib
