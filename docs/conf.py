@@ -30,6 +30,8 @@ numpydoc_xref_param_type = False
 numpydoc_validation_checks: set = set()
 
 myst_enable_extensions = ["colon_fence", "dollarmath"]
+# command-line options such as --quick stay two hyphens instead of becoming an en dash
+smartquotes = False
 myst_heading_anchors = 3
 # "ref.python": numpydoc links attribute names such as graph_, which several classes define;
 # Sphinx then warns that the (unqualified) name is ambiguous.
