@@ -40,6 +40,21 @@ class BaseStructureLearner(BaseEstimator):
     (``_constraint_kinds``, through :mod:`skbn.constraints`), and what ``n_jobs`` means
     (:mod:`skbn.utils._parallel`). Score-based learners call their score parameter
     ``criterion``, because ``score`` is the method scikit-learn's model selection calls.
+
+    Examples
+    --------
+    A learner that always returns the empty graph gets validation, ``graph_``, fitted
+    parameters and held-out scoring from the base:
+
+    >>> import numpy as np
+    >>> from skbn.datasets import load_network
+    >>> class Empty(BaseStructureLearner):
+    ...     def _learn(self, data, prepared):
+    ...         return np.zeros((data.n_features,) * 2, dtype=np.int8), "dag"
+    >>> X = load_network("asia").sample(500, random_state=0)
+    >>> est = Empty().fit(X)
+    >>> est.graph_.number_of_edges(), est.network_.n_parameters
+    (0, 8)
     """
 
     _parameter_constraints: dict = {}

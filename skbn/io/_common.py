@@ -22,6 +22,7 @@ from skbn.datasets._network import DiscreteBayesianNetwork
 __all__ = [
     "NetworkFileError",
     "MAX_TABLE_ENTRIES",
+    "build_network",
     "check_table_size",
     "check_writable",
     "read_text",
@@ -93,6 +94,14 @@ def rows_to_table(where: str, child: str, values, shape: tuple[int, ...]) -> np.
             f"{where}: row {bad} of the table of {child!r} sums to {sums[bad]:.6g}, not 1"
         )
     return (rows / sums[:, None]).reshape(shape)
+
+
+def build_network(source: str, states, parents, cpts, name: str) -> DiscreteBayesianNetwork:
+    """The network a reader parsed; a consistency error (a cycle, say) names the file."""
+    try:
+        return DiscreteBayesianNetwork(states, parents, cpts, name=name)
+    except ValueError as exc:
+        raise NetworkFileError(f"{source}: {exc}") from None
 
 
 def check_identifiers(network: DiscreteBayesianNetwork, fmt: str) -> None:

@@ -20,6 +20,7 @@ import numpy as np
 from skbn.datasets._network import DiscreteBayesianNetwork
 from skbn.io._common import (
     NetworkFileError,
+    build_network,
     check_identifiers,
     check_table_size,
     check_writable,
@@ -237,10 +238,7 @@ def parse_net(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
     for var in states:
         if var not in tables:
             raise NetworkFileError(f"{source}: node {var!r} has no potential")
-    try:
-        return DiscreteBayesianNetwork(states, parents, cpts, name=name)
-    except ValueError as exc:
-        raise NetworkFileError(f"{source}: {exc}") from None
+    return build_network(source, states, parents, cpts, name)
 
 
 def read_net(path: str | os.PathLike) -> DiscreteBayesianNetwork:

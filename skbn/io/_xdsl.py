@@ -26,6 +26,7 @@ import numpy as np
 from skbn.datasets._network import DiscreteBayesianNetwork
 from skbn.io._common import (
     NetworkFileError,
+    build_network,
     check_identifiers,
     check_table_size,
     check_writable,
@@ -143,10 +144,7 @@ def parse_xdsl(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
             table[np.arange(len(resulting)), [index[s] for s in resulting]] = 1.0
             cpts[var] = table.reshape(shape)
         parents[var] = pa
-    try:
-        return DiscreteBayesianNetwork(states, parents, cpts, name=name)
-    except ValueError as exc:
-        raise NetworkFileError(f"{source}: {exc}") from None
+    return build_network(source, states, parents, cpts, name)
 
 
 def read_xdsl(path: str | os.PathLike) -> DiscreteBayesianNetwork:

@@ -63,6 +63,13 @@ class StructureSearchCV(BaseSearchCV):
             raise AttributeError("graph_ is available after fit with refit=True.")
         return final_learner(self.best_estimator_).graph_
 
+    @property
+    def network_(self):
+        """The fitted network (structure and parameters) of the refitted best estimator."""
+        if not hasattr(self, "best_estimator_"):
+            raise AttributeError("network_ is available after fit with refit=True.")
+        return final_learner(self.best_estimator_).network_
+
     def fit(self, X, y=None, **params):
         """Fit every candidate on every split, pick the best, refit it on all of ``X``.
 

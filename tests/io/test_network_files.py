@@ -165,6 +165,12 @@ def test_xdsl_reader_reads_deterministic_nodes_and_parents_order():
         ('node a { states = ("x" "y"); } potential (a) { data = (0.5 0.5) }', "expected ';'"),
         ('net { name = "n"; } \n\n node a { states = ("x" "y") ; } $', "line 3"),
         ("node a { states = " + "(" * 500 + "1", "nested"),
+        (
+            'node a { states = ("x" "y"); } node b { states = ("x" "y"); }'
+            " potential (a | b) { data = ((0.5 0.5) (0.5 0.5)); }"
+            " potential (b | a) { data = ((0.5 0.5) (0.5 0.5)); }",
+            "directed cycle",
+        ),
     ],
 )
 def test_net_reader_errors_name_the_problem(text, message):

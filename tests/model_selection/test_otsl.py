@@ -289,3 +289,13 @@ def test_search_is_clonable_with_nested_parameters(asia):
         ),
         pd.DataFrame,
     )
+
+
+def test_search_exposes_the_refitted_network(asia):
+    _, X = asia
+    search = OTSLSearchCV(
+        HillClimb(BIC()), {"criterion__penalty_discount": [1, 2]}, n_resamples=2, random_state=0
+    ).fit(X)
+    net = search.network_
+    assert {(u, v) for v in net.nodes for u in net.parents[v]} == set(search.graph_.edges)
+    np.testing.assert_allclose(net.log_likelihood(X), search.best_estimator_.score_samples(X))
