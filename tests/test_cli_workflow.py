@@ -211,3 +211,21 @@ def test_pef_says_when_it_makes_a_discrete_network_gaussian(capsys):
     argv = ["pef", "--network", "asia", "-n", "500", "--quiet"]
     assert main(argv) == 0
     assert "linear-Gaussian model on its graph" in capsys.readouterr().out
+
+
+def test_tune_and_autosle_refuse_bad_input_before_the_search(tmp_path, capsys, monkeypatch):
+    import skbn.ensemble as ensemble
+    import skbn.model_selection._base_search as base_search
+
+    def no_work(*args, **kwargs):  # pragma: no cover - reached only on the old behaviour
+        raise AssertionError("the search ran before the input was checked")
+
+    monkeypatch.setattr(base_search, "run_fits", no_work)
+    monkeypatch.setattr(ensemble.AutoSLEEnsemble, "learn_members", no_work)
+    argv = ["tune", "--network", "asia", "-n", "500", "--param"]
+    assert main([*argv, "criterion__penalty_discount=1,-1"]) == 2
+    assert "is invalid, so no fit was run" in capsys.readouterr().err
+    data = tmp_path / "holes.csv"
+    data.write_text("a,b\n1.0,2.0\n,3.0\n2.5,1.0\n")
+    assert main(["autosle", str(data), "--problems", "2", "--trials", "2"]) == 2
+    assert "missing values" in capsys.readouterr().err

@@ -49,6 +49,12 @@ def run(args) -> None:
 
     open_storage(args.storage)  # a bad URL fails before the problems are generated
     output_format(args.out, args.format)
+    X = None
+    if args.data or args.network:  # the data are read and checked before the search
+        from skbn.data import check_data
+
+        X, truth, source = load_source(args, default_kind="gaussian")
+        check_data(X)
     start = time.perf_counter()
     problems = make_training_problems(
         args.problems, n_nodes=(5, args.max_nodes), random_state=args.random_state
@@ -76,9 +82,8 @@ def run(args) -> None:
         text = json.dumps({"members": members, "gains": auto.gains_}, indent=1, default=str)
         Path(args.members).write_text(text, encoding="utf-8")
         print(f"members     written to {args.members}")
-    if not (args.data or args.network):
+    if X is None:
         return
-    X, truth, source = load_source(args, default_kind="gaussian")
     if args.network and args.kind is None:
         print(
             f"note        {args.network} is sampled as a linear-Gaussian model on its graph "

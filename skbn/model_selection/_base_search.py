@@ -17,9 +17,11 @@ from numbers import Real
 import numpy as np
 from scipy.stats import rankdata
 from sklearn.base import clone
+from sklearn.model_selection import ParameterGrid
 
 from skbn.model_selection._resampling import (
     FitJob,
+    check_before_work,
     final_learner,
     run_fits,
     summarise_splits,
@@ -90,6 +92,9 @@ class StructureSearchCV(BaseSearchCV):
             raise TypeError(
                 f"{type(self).__name__}.fit takes no fit parameters, got {sorted(params)}."
             )
+        grid = getattr(self, "param_grid", None)
+        if grid is not None:  # random searches draw their candidates as they go
+            check_before_work(self.estimator, ParameterGrid(grid), X)
         scorers, refit_metric = self._get_scorers()
         multimetric = isinstance(scorers, dict)
         if multimetric:

@@ -45,6 +45,7 @@ from skbn.graph._convert import to_adjacency
 from skbn.utils._parallel import parallel_map
 
 __all__ = [
+    "check_before_work",
     "FitJob",
     "FitOutcome",
     "run_fits",
@@ -141,6 +142,49 @@ def _takes_checked_data(estimator) -> bool:
     from skbn.base import BaseStructureLearner
 
     return isinstance(estimator, BaseStructureLearner)
+
+
+def check_before_work(estimator, candidates, X) -> None:
+    """Refuse, before any fit, candidates and data that every fit would refuse.
+
+    Each candidate's parameters are set on a clone and checked against the constraints of
+    the learner and of its score or test objects (a negative penalty, an unknown name). For
+    a skbn learner whose candidates all need the same kind of data, ``X`` is checked as a
+    fit would check it (sparse, 3-D, missing values, wrong column kinds, ...).
+
+    Parameters
+    ----------
+    estimator : estimator
+    candidates : iterable of dict
+        The parameter settings the search will fit.
+    X : DataFrame, array-like or checked data
+    """
+    from skbn.base import BaseStructureLearner
+    from skbn.utils._param_validation import validate_params_of
+
+    candidates = list(candidates)
+    if not isinstance(estimator, BaseStructureLearner):
+        return  # a Pipeline's steps transform X first, and check their own parameters
+    for params in candidates:
+        est = clone(estimator).set_params(**params)  # an unknown name raises here
+        objects = [est] + [
+            getattr(est, name)
+            for name in est._family_parameters
+            if hasattr(getattr(est, name, None), "_parameter_constraints")
+        ]
+        try:
+            for obj in objects:
+                validate_params_of(obj)
+        except ValueError as exc:
+            raise ValueError(
+                f"The candidate {params} is invalid, so no fit was run: {exc}"
+            ) from None
+    if isinstance(X, (DiscreteData, GaussianData)):
+        return
+    families = set(estimator._family_parameters)
+    # a candidate that swaps the score or test itself may need another kind of data
+    if not any(key in families for params in candidates for key in params):
+        check_data(X, kind=estimator._required_data_kind())
 
 
 def _raw_rows(X, rows, columns):

@@ -10,7 +10,12 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils import check_random_state
 
-from skbn.model_selection._resampling import FitJob, final_learner, run_fits
+from skbn.model_selection._resampling import (
+    FitJob,
+    check_before_work,
+    final_learner,
+    run_fits,
+)
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import Interval, validate_params_of
 
@@ -114,6 +119,8 @@ class StARSSearchCV(BaseEstimator):
         self
         """
         validate_params_of(self)
+        candidates = list(ParameterGrid(self.param_grid))
+        check_before_work(self.estimator, candidates, X)
         n = len(X)
         size = self.subsample_size or int(min(n / 2, 10 * np.sqrt(n)))
         if not 2 <= size < n:
@@ -122,7 +129,6 @@ class StARSSearchCV(BaseEstimator):
         subsamples = [
             np.sort(rng.choice(n, size=size, replace=False)) for _ in range(self.n_subsamples)
         ]
-        candidates = list(ParameterGrid(self.param_grid))
         jobs = [(c, s) for c in range(len(candidates)) for s in range(len(subsamples))]
         outcomes = run_fits(
             [FitJob(self.estimator, params=candidates[c], train=subsamples[s]) for c, s in jobs],

@@ -96,3 +96,13 @@ def test_metric_axioms_on_the_catalogue():
     for a, b, c in itertools.product(usable[:6], repeat=3):
         assert shd(a, c) <= shd(a, b) + shd(b, c)
     assert np.isclose(f1_adjacency(usable[0], usable[1]), f1_adjacency(usable[1], usable[0]))
+
+
+def test_report_text_says_when_shd_dag_is_undefined():
+    import networkx as nx
+
+    from skbn.metrics import structure_report
+
+    cpdag = nx.DiGraph([("a", "b"), ("b", "a")], kind="cpdag")
+    text = str(structure_report(nx.DiGraph([("a", "b")], kind="dag"), cpdag))
+    assert "shd_dag              n/a (needs two DAGs)" in text and "None" not in text

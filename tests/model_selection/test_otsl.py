@@ -299,3 +299,31 @@ def test_search_exposes_the_refitted_network(asia):
     net = search.network_
     assert {(u, v) for v in net.nodes for u in net.parents[v]} == set(search.graph_.edges)
     np.testing.assert_allclose(net.log_likelihood(X), search.best_estimator_.score_samples(X))
+
+
+@pytest.mark.parametrize("search_class", ["OTSLSearchCV", "StARSSearchCV"])
+def test_bad_candidates_and_data_are_refused_before_any_fit(search_class, asia, monkeypatch):
+    import scipy.sparse as sp
+
+    import skbn.model_selection._base_search as base_search
+    import skbn.model_selection._stars as stars
+    from skbn import model_selection
+
+    def no_fits(*args, **kwargs):  # pragma: no cover - reached only on the old behaviour
+        raise AssertionError("a fit ran before the input was checked")
+
+    monkeypatch.setattr(base_search, "run_fits", no_fits)
+    monkeypatch.setattr(stars, "run_fits", no_fits)
+    _, X = asia
+    cls = getattr(model_selection, search_class)
+    grid = {"criterion__penalty_discount": [1.0, -1.0]}
+    with pytest.raises(ValueError, match="candidate .*-1.0.* is invalid, so no fit was run"):
+        cls(HillClimb(BIC()), grid).fit(X)
+    with pytest.raises(TypeError, match="Sparse data"):
+        cls(HillClimb(BIC()), {"criterion__penalty_discount": [1, 2]}).fit(
+            sp.csr_matrix(np.ones((50, 3)))
+        )
+    holed = X.astype(object)
+    holed.iloc[3, 0] = None
+    with pytest.raises(ValueError, match="missing values"):
+        cls(HillClimb(BIC()), {"criterion__penalty_discount": [1, 2]}).fit(holed)
