@@ -229,3 +229,10 @@ def test_tune_and_autosle_refuse_bad_input_before_the_search(tmp_path, capsys, m
     data.write_text("a,b\n1.0,2.0\n,3.0\n2.5,1.0\n")
     assert main(["autosle", str(data), "--problems", "2", "--trials", "2"]) == 2
     assert "missing values" in capsys.readouterr().err
+
+
+def test_cli_network_formats_are_the_librarys():
+    from skbn.cli._common import NETWORK_FORMATS
+    from skbn.io import NETWORK_FORMATS as LIBRARY
+
+    assert NETWORK_FORMATS == tuple(LIBRARY)

@@ -40,6 +40,16 @@ def _block_cholesky(cov, members, ridge, floor, lower):
 
 
 @njit(cache=True)
+def _forward_solve(cov, members, column, lower, out):
+    """Solve ``lower @ out = cov[members, column]`` (``lower`` from :func:`_block_cholesky`)."""
+    for a in range(members.shape[0]):
+        s = cov[members[a], column]
+        for c in range(a):
+            s -= lower[a, c] * out[c]
+        out[a] = s / lower[a, a]
+
+
+@njit(cache=True)
 def residual_variance(cov, child, parents):
     """MLE residual variance of ``child`` regressed on ``parents`` (with intercept).
 
@@ -60,13 +70,10 @@ def residual_variance(cov, child, parents):
         ok = _block_cholesky(cov, parents, ridge, 1e-14 * max(scale, 1e-300), lower)
         if ok:
             # forward substitution: L z = S_Py ; explained variance = |z|^2
-            explained = 0.0
             z = np.empty(k)
+            _forward_solve(cov, parents, child, lower, z)
+            explained = 0.0
             for a in range(k):
-                s = cov[parents[a], child]
-                for c in range(a):
-                    s -= lower[a, c] * z[c]
-                z[a] = s / lower[a, a]
                 explained += z[a] * z[a]
             return max(syy - explained, floor)
         ridge = max(ridge * 100.0, 1e-10 * max(scale, 1e-300))
@@ -167,11 +174,8 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
     w = np.empty(k)
     base = syy
     if ok:
+        _forward_solve(cov, parents, child, lower, z)
         for a in range(k):
-            s = cov[parents[a], child]
-            for c in range(a):
-                s -= lower[a, c] * z[c]
-            z[a] = s / lower[a, a]
             base -= z[a] * z[a]
     for x in range(p):
         if in_family[x]:
@@ -181,11 +185,8 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
         if ok:
             vx = diag[x]
             cxy = cov[child, x]
+            _forward_solve(cov, parents, x, lower, w)
             for a in range(k):
-                s = cov[parents[a], x]
-                for c in range(a):
-                    s -= lower[a, c] * w[c]
-                w[a] = s / lower[a, a]
                 vx -= w[a] * w[a]
                 cxy -= w[a] * z[a]
             if vx > 1e-8 * max(diag[x], 1e-300):

@@ -184,7 +184,7 @@ def save_figure(ax, path) -> None:
 
 #: ``--format`` values: graph formats (structure only) and network formats (with parameters).
 GRAPH_FORMATS = ("json", "graphml", "dot")
-NETWORK_FORMATS = ("bif", "net", "xdsl")
+NETWORK_FORMATS = ("bif", "net", "xdsl")  # the keys of skbn.io.NETWORK_FORMATS (tested)
 OUT_HELP = (
     "write the result: a graph (.json, .graphml, .dot) or, with its parameters fitted on the "
     "data, a network (.bif, .bif.gz, .net, .xdsl)"
@@ -209,18 +209,29 @@ def output_format(out, format: str | None) -> str | None:
             raise ValueError("--format applies to --out; give --out FILE too.")
         return None
     if format is None:
-        name = Path(out).name.lower()
-        name = name[:-3] if name.endswith(".gz") else name
-        suffix = name.rsplit(".", 1)[-1] if "." in name else ""
-        format = {"gv": "dot"}.get(suffix, suffix)
-    if format not in GRAPH_FORMATS + NETWORK_FORMATS:
-        raise ValueError(
-            f"--out {out}: cannot tell the format from the suffix; use .json, .graphml or .dot "
-            "for a graph, .bif, .net or .xdsl for a network with parameters, or pass --format."
-        )
+        format = _file_format(Path(out))
+        if format is None:
+            raise ValueError(
+                f"--out {out}: cannot tell the format from the suffix; use .json, .graphml or "
+                ".dot for a graph, .bif, .net or .xdsl for a network with parameters, or pass "
+                "--format."
+            )
     if not Path(out).resolve().parent.is_dir():
         raise ValueError(f"--out {out}: the folder {str(Path(out).parent)!r} does not exist.")
     return format
+
+
+def _file_format(path: Path) -> str | None:
+    """The network or graph format the suffix names (the libraries' own rules), or None."""
+    from skbn.graph._io import _format_of
+    from skbn.io import network_format
+
+    for detect in (network_format, lambda p: _format_of(p, None)):
+        try:
+            return detect(path)
+        except ValueError:
+            pass
+    return None
 
 
 def read_graph_arg(text: str, what: str):
@@ -228,15 +239,13 @@ def read_graph_arg(text: str, what: str):
     from skbn.datasets import list_networks, load_network
 
     path = Path(text)
-    name = path.name.lower()
-    name = name[:-3] if name.endswith(".gz") else name
     if not path.exists():
         if text in list_networks():
             return load_network(text).graph
         raise ValueError(
             f"{what} {text!r}: no such file, and not a bundled network (skbn networks list)."
         )
-    if name.endswith((".bif", ".net", ".xdsl")):
+    if _file_format(path) in NETWORK_FORMATS:
         from skbn.io import read_network
 
         return read_network(path).graph

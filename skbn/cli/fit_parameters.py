@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skbn.cli._common import read_graph_arg
+from skbn.cli._common import NETWORK_FORMATS, read_graph_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -36,7 +36,7 @@ def add_parser(commands) -> None:
     )
     fit.add_argument(
         "--format",
-        choices=("bif", "net", "xdsl"),
+        choices=NETWORK_FORMATS,
         default=None,
         help="when the suffix does not say",
     )

@@ -14,7 +14,6 @@ skbn writes state names as they are, which pyAgrum and pgmpy read back unchanged
 
 from __future__ import annotations
 
-import heapq
 import math
 import os
 import re
@@ -171,27 +170,6 @@ def read_xdsl(path: str | os.PathLike) -> DiscreteBayesianNetwork:
     return parse_xdsl(text, source)
 
 
-def _parents_first(network: DiscreteBayesianNetwork) -> list[str]:
-    """The nodes in their own order where a parent comes first, else moved just enough."""
-    index = {v: k for k, v in enumerate(network.nodes)}
-    waiting = {v: len(network.parents[v]) for v in network.nodes}
-    children: dict[str, list[str]] = {v: [] for v in network.nodes}
-    for v in network.nodes:
-        for u in network.parents[v]:
-            children[u].append(v)
-    ready = [index[v] for v in network.nodes if waiting[v] == 0]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        v = network.nodes[heapq.heappop(ready)]
-        order.append(v)
-        for w in children[v]:
-            waiting[w] -= 1
-            if waiting[w] == 0:
-                heapq.heappush(ready, index[w])
-    return order
-
-
 def _numbers(table: np.ndarray) -> str:
     return " ".join(repr(float(x)) for x in table.ravel())
 
@@ -222,7 +200,8 @@ def to_xdsl(network: DiscreteBayesianNetwork) -> str:
         ident = "n_" + ident
     root = ET.Element("smile", version="1.0", id=ident, numsamples="10000", discsamples="10000")
     nodes = ET.SubElement(root, "nodes")
-    order = _parents_first(network)
+    # parents first: the network's own topological order (smallest node index first)
+    order = [network.nodes[i] for i in network._order.tolist()]
     for v in order:
         cpt = ET.SubElement(nodes, "cpt", id=v)
         for s in network.states[v]:
