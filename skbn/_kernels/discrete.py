@@ -19,6 +19,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from skbn._kernels.bits import and_count, bits_pay, cell_bits
+
 #: Kinds of family score, all computed from the same counts.
 LOGLIK = 0  # maximised log-likelihood, sum N_jk log(N_jk / N_j)
 BDEU = 1  # log BDeu marginal likelihood, parameter = equivalent sample size
@@ -61,11 +63,36 @@ def _dirichlet(kind, param, q, r):
 
 
 @njit(cache=True)
+def _histogram(major, stride, minor, cells):
+    """Dense counts of the cells ``major[i] * stride + minor[i]`` over all rows.
+
+    Rows are counted into four interleaved tables that are summed at the end: consecutive
+    rows often hit the same cell of a small table, and with one table every increment would
+    wait for the previous one to be stored.
+
+    Returns
+    -------
+    counts : int64 array (cells,)
+    """
+    n = major.shape[0]
+    split = np.zeros(4 * cells, dtype=np.int32)
+    m = n - n % 4
+    for i in range(0, m, 4):
+        split[major[i] * stride + minor[i]] += 1
+        split[cells + major[i + 1] * stride + minor[i + 1]] += 1
+        split[2 * cells + major[i + 2] * stride + minor[i + 2]] += 1
+        split[3 * cells + major[i + 3] * stride + minor[i + 3]] += 1
+    for i in range(m, n):
+        split[major[i] * stride + minor[i]] += 1
+    counts = np.empty(cells, dtype=np.int64)
+    for c in range(cells):
+        counts[c] = split[c] + split[cells + c] + split[2 * cells + c] + split[3 * cells + c]
+    return counts
+
+
+@njit(cache=True)
 def _score_dense(index, q, child_codes, r, kind, param):
-    n = index.shape[0]
-    counts = np.zeros(q * r, dtype=np.int64)
-    for i in range(n):
-        counts[index[i] * r + child_codes[i]] += 1
+    counts = _histogram(index, r, child_codes, q * r)
     return _score_counts(counts, q, r, kind, param)
 
 
@@ -163,14 +190,17 @@ def family_score(codes, arities, child, parents, kind, param):
 
 
 @njit(cache=True, parallel=True)
-def toggle_scores(codes, arities, child, parents, kind, param):
+def toggle_scores(codes, arities, child, parents, kind, param, bits, offsets):
     """Scores of the families ``(child, parents xor {x})`` for every variable ``x``.
 
     Entry ``child`` holds the score of ``(child, parents)`` itself. This is the column of a
     hill-climbing delta table: one call rescoring every add and delete move into ``child``.
     Each added candidate costs one pass over the rows (its counts are taken directly from
-    the parents' configuration and its own code); candidates run on numba's threads, each
-    writing only its own entry, so the result does not depend on the number of threads.
+    the parents' configuration and its own code), or, when its table is small, one AND and
+    population count of bitsets per cell (``bits``, ``offsets`` from
+    :func:`skbn._kernels.bits.state_bits`; an empty ``bits`` means row passes only). The
+    counts, and so the scores, are the same either way. Candidates run on numba's threads,
+    each writing only its own entry, so the result does not depend on the number of threads.
 
     Returns
     -------
@@ -185,15 +215,33 @@ def toggle_scores(codes, arities, child, parents, kind, param):
     child_codes = codes[:, child]
     r = arities[child]
     scores[child] = score_from_index(base, q, child_codes, r, kind, param)
+    # the cell of a row with x added: x's code is the slowest digit of the configuration,
+    # so one key per row (parents' configuration and child state) serves every candidate
+    qr = q * r
+    key = np.empty(n, dtype=np.int64)
+    words = bits.shape[1]
+    cells_bits = np.zeros((0, words), dtype=np.uint64)
+    cell_of = np.zeros(0, dtype=np.int64)
+    if _dense_fits(qr, n):
+        for i in range(n):
+            key[i] = base[i] * r + child_codes[i]
+        if bits_pay(2 * qr, words, n):
+            cells_bits, cell_of = cell_bits(key, qr, words)
+    used = cell_of.shape[0]
     for x in prange(p):
         if x == child or in_parents[x]:
             continue
         rx = arities[x]
         cells = q * rx * r
-        if _dense_fits(cells, n):
+        if used > 0 and bits_pay(used * rx, words, n):
             counts = np.zeros(cells, dtype=np.int64)
-            for i in range(n):
-                counts[(base[i] * rx + codes[i, x]) * r + child_codes[i]] += 1
+            for s in range(rx):
+                row = bits[offsets[x] + s]
+                for m in range(used):
+                    counts[s * qr + cell_of[m]] = and_count(cells_bits[m], row)
+            scores[x] = _score_counts(counts, q * rx, r, kind, param)
+        elif _dense_fits(cells, n):
+            counts = _histogram(codes[:, x], qr, key, cells)
             scores[x] = _score_counts(counts, q * rx, r, kind, param)
         else:
             extended = np.empty(n, dtype=np.int64)
@@ -213,13 +261,13 @@ def toggle_scores(codes, arities, child, parents, kind, param):
 
 
 @njit(cache=True)
-def penalised_toggle_scores(codes, arities, child, parents, kind, param, per_param):
+def penalised_toggle_scores(codes, arities, child, parents, kind, param, per_param, bits, offsets):
     """:func:`toggle_scores` minus ``per_param`` times each family's free parameters.
 
     A family of ``child`` with parent configurations ``q`` has ``(r_child - 1) q`` free
     parameters (BIC, AIC, EBIC penalties).
     """
-    scores = toggle_scores(codes, arities, child, parents, kind, param)
+    scores = toggle_scores(codes, arities, child, parents, kind, param, bits, offsets)
     if per_param == 0.0:
         return scores
     p = arities.shape[0]
@@ -240,14 +288,16 @@ def penalised_toggle_scores(codes, arities, child, parents, kind, param, per_par
 
 
 @njit(cache=True, parallel=True)
-def pairwise_scores(codes, arities, kind, param):
+def pairwise_scores(codes, arities, kind, param, bits, offsets):
     """``S[x, y]``: score of ``y`` with the single parent ``x``; ``S[y, y]``: with none.
 
     Every unordered pair's joint table is counted once and serves both directions, so the
     delta table of an empty graph costs ``p (p - 1) / 2`` passes over the rows instead of
-    ``p (p - 1)``. Pairs run on numba's threads; the result does not depend on their number.
+    ``p (p - 1)`` (or bitset ANDs for small tables, as in :func:`toggle_scores`). Pairs run
+    on numba's threads; the result does not depend on their number.
     """
     n, p = codes.shape
+    words = bits.shape[1]
     S = np.empty((p, p), dtype=np.float64)
     empty = np.empty(0, dtype=np.int64)
     for y in prange(p):
@@ -270,9 +320,13 @@ def pairwise_scores(codes, arities, kind, param):
             S[a, b] = family_score(codes, arities, b, np.array([a], dtype=np.int64), kind, param)
             S[b, a] = family_score(codes, arities, a, np.array([b], dtype=np.int64), kind, param)
             continue
-        joint = np.zeros(ra * rb, dtype=np.int64)
-        for i in range(n):
-            joint[codes[i, a] * rb + codes[i, b]] += 1
+        if bits_pay(ra * rb, words, n):
+            joint = np.empty(ra * rb, dtype=np.int64)
+            for u in range(ra):
+                for v in range(rb):
+                    joint[u * rb + v] = and_count(bits[offsets[a] + u], bits[offsets[b] + v])
+        else:
+            joint = _histogram(codes[:, a], rb, codes[:, b], ra * rb)
         S[a, b] = _score_counts(joint, ra, rb, kind, param)  # b given a: a-major table
         transposed = np.empty(ra * rb, dtype=np.int64)
         for u in range(ra):

@@ -8,6 +8,7 @@ from numbers import Real
 
 import numpy as np
 
+from skbn._kernels.bits import state_bits
 from skbn._kernels.discrete import (
     BDEU,
     LOGLIK,
@@ -23,6 +24,9 @@ from skbn.utils._param_validation import Interval, StrOptions
 
 __all__ = ["LogLikelihood", "BIC", "AIC", "EBIC", "BDeu", "K2", "FNML"]
 
+#: Largest memory the row bitsets of a data set may take (bytes); beyond it, row passes only.
+_STATE_BITS_MAX_BYTES = 64 * 2**20
+
 
 class _BoundDiscrete(BoundScore):
     """Discrete family scores: a kernel statistic plus a per-parameter penalty."""
@@ -34,6 +38,21 @@ class _BoundDiscrete(BoundScore):
         self._per_param = float(per_param)
         self._codes = data.codes
         self._arities = data.arities
+        self._bits = None
+
+    def _state_bits(self):
+        """Row bitsets of every state (see :mod:`skbn._kernels.bits`), built on first use.
+
+        Empty when they would take more than ``_STATE_BITS_MAX_BYTES``.
+        """
+        if self._bits is None:
+            n, p = self._codes.shape
+            size = int(self._arities.sum()) * ((n + 63) // 64) * 8
+            if size <= _STATE_BITS_MAX_BYTES:
+                self._bits = state_bits(self._codes, self._arities)
+            else:
+                self._bits = (np.zeros((0, 0), dtype=np.uint64), np.zeros(p + 1, dtype=np.int64))
+        return self._bits
 
     def n_parameters(self, child: int, parents) -> int:
         """Free parameters of the family: ``(r_child - 1) * prod(r_parents)``."""
@@ -55,7 +74,9 @@ class _BoundDiscrete(BoundScore):
 
     def pairwise_scores(self):
         # one count per unordered pair serves both directions
-        S = pairwise_scores(self._codes, self._arities, self._kind, self._param)
+        S = pairwise_scores(
+            self._codes, self._arities, self._kind, self._param, *self._state_bits()
+        )
         if self._per_param:
             r = self._arities.astype(float)
             k = np.outer(r, r - 1)  # (r_y - 1) * r_x for y with the parent x
@@ -65,7 +86,14 @@ class _BoundDiscrete(BoundScore):
 
     def _toggle(self, child, parents):
         return penalised_toggle_scores(
-            self._codes, self._arities, child, parents, self._kind, self._param, self._per_param
+            self._codes,
+            self._arities,
+            child,
+            parents,
+            self._kind,
+            self._param,
+            self._per_param,
+            *self._state_bits(),
         )
 
 
