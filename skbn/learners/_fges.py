@@ -9,7 +9,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from skbn.base import BaseStructureLearner
-from skbn.constraints import CONSTRAINT_PARAMETERS
+from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints
 from skbn.graph._array import dag_to_cpdag_array, meek_orient_array, pdag_to_dag_array
 from skbn.learners._cpdag_state import CPDAGState
 from skbn.scores import Score
@@ -47,6 +47,9 @@ class _Search:
         self.knowledge = not constraints.is_empty
         self.arc_ok = constraints.allowed if self.knowledge else None  # the arc may be used
         self.state = CPDAGState(self.p, constraints.forbidden if self.knowledge else None)
+        # edges of required arcs are never deleted (FGES refuses required arcs; BOSS's
+        # backward phase honours them)
+        self.keep = (constraints.required | constraints.required.T) if self.knowledge else None
         self.max_degree = max_degree
         self.verbose = verbose
         self._scores: dict = {}
@@ -198,6 +201,8 @@ class _Search:
         st = self.state
         if not (x in st.pa[y] or x in st.ne[y]):
             return
+        if self.keep is not None and self.keep[x, y]:
+            return
         config = self.delete_config(x, y)
         if self.bwd_seen.get((x, y)) == config:
             return
@@ -276,6 +281,49 @@ class _Search:
                 for u in st.pa[v] | st.ne[v] | st.ch[v]:
                     self.calc_delete(u, v)
                     self.calc_delete(v, u)
+
+
+def backward_search(bound, constraints, dag: np.ndarray) -> np.ndarray | None:
+    """Backward equivalence search (the BES phase of GES) from the CPDAG of ``dag``.
+
+    Deletes edges while a deletion operator improves ``bound``'s score, best first, as
+    FGES's backward phase does; edges of required arcs stay, and the background knowledge
+    orients the result as in FGES.
+
+    Parameters
+    ----------
+    bound : BoundScore
+    constraints : EdgeConstraints
+        Over the bound data's columns.
+    dag : ndarray of shape (p, p)
+        A DAG that honours the constraints.
+
+    Returns
+    -------
+    ndarray of shape (p, p) or None
+        A DAG in the resulting equivalence class (a consistent extension), or None when the
+        result has none.
+    """
+    if not constraints.is_empty and constraints.required.any():
+        # a required arc's reverse is ruled out, so the knowledge orients its edge
+        required = constraints.required
+        allowed = constraints.allowed & ~required.T
+        constraints = EdgeConstraints(constraints.names, allowed, required, constraints.given)
+    search = _Search(bound, constraints, None, 0)
+    cpdag = dag_to_cpdag_array(np.asarray(dag, dtype=np.int8))
+    for u, v in zip(*np.nonzero(cpdag)):
+        u, v = int(u), int(v)
+        if cpdag[v, u]:
+            if u < v:
+                search.state.add_undirected(u, v)
+        else:
+            search.state.add_arc(u, v)
+    search.bes()
+    A, _ = search.orient_by_knowledge()
+    D = pdag_to_dag_array(A)
+    if D is None:
+        return None
+    return D.toarray() if hasattr(D, "toarray") else np.asarray(D)
 
 
 def _subsets_with_clique_complement(state: CPDAGState, na: list[int]):
