@@ -169,6 +169,46 @@ class DiscreteData:
             tuple(self.names[j] for j in cols),
         )
 
+    def with_states(self, states) -> DiscreteData:
+        """Return the same rows with every column's states extended to include ``states``.
+
+        Column ``j`` gets ``states[j]`` first, in that order, then its own states that are
+        not among them; the codes are renumbered accordingly. A held-out sample scored for a
+        network fitted elsewhere counts every level the fit saw, whether the columns were
+        categorical (which keep unused levels) or strings (which do not).
+
+        Parameters
+        ----------
+        states : sequence of sequence
+            One sequence of state labels per column.
+
+        Returns
+        -------
+        DiscreteData
+
+        Examples
+        --------
+        >>> data = check_data(pd.DataFrame({"a": ["y", "y", "x"]}))
+        >>> wider = data.with_states([("z", "y")])
+        >>> wider.states, wider.codes[:, 0].tolist()
+        ((('z', 'y', 'x'),), [1, 1, 2])
+        """
+        if len(states) != self.n_features:
+            raise ValueError(f"states has {len(states)} columns; the data has {self.n_features}.")
+        codes = np.empty_like(self.codes)
+        merged = []
+        for j, given in enumerate(states):
+            given = list(given)
+            index = {label: k for k, label in enumerate(given)}
+            extra = [label for label in self.states[j] if label not in index]
+            for label in extra:
+                index[label] = len(index)
+            lookup = np.array([index[label] for label in self.states[j]], dtype=np.int16)
+            codes[:, j] = lookup[self.codes[:, j]] if len(lookup) else self.codes[:, j]
+            merged.append(tuple(given + extra))
+        arities = np.array([len(m) for m in merged], dtype=np.int64)
+        return DiscreteData(codes, arities, tuple(merged), self.names)
+
     def to_frame(self) -> pd.DataFrame:
         """Decode back to a DataFrame of categorical columns.
 

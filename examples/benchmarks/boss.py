@@ -102,7 +102,7 @@ def run(args) -> None:
     BOSS("bic", random_state=0).fit(warm)
     FGES("bic").fit(warm)
     jobs = []
-    for kind in args.graphs:
+    for kind in [] if args.discrete_only else args.graphs:
         for p in args.p:
             for d in args.degrees:
                 for n in args.n:
@@ -157,17 +157,32 @@ def report(path: str) -> str:
         )
     ratio = []
     for workload, g in df.groupby("workload", sort=False):
-        by = g.set_index(["method", "seed"]).seconds
+        by = g.set_index(["method", "seed"])
         if "causallearn-boss" not in by.index.get_level_values(0):
             continue
-        for seed in g.seed.unique():
-            if ("skbn-boss-bic", seed) in by.index and ("causallearn-boss", seed) in by.index:
-                ratio.append(
-                    (workload, seed, by[("causallearn-boss", seed)] / by[("skbn-boss-bic", seed)])
-                )
+        pairs = [
+            (by.loc[("causallearn-boss", s)], by.loc[("skbn-boss-bic", s)])
+            for s in g.seed.unique()
+            if ("skbn-boss-bic", s) in by.index and ("causallearn-boss", s) in by.index
+        ]
+        if not pairs:
+            continue
+        times = np.array([c.seconds / k.seconds for c, k in pairs])
+        gaps = np.array([k.score - c.score for c, k in pairs])
+        ratio.append((workload, len(pairs), times, gaps))
     if ratio:
-        lines += ["", "| workload | seed | causal-learn time / skbn time |", "|---|---|---|"]
-        lines += [f"| {w} | {s} | {r:.0f}x |" for w, s, r in ratio]
+        lines += [
+            "",
+            "| workload | seeds | causal-learn time / skbn time: median (min-max) "
+            "| skbn BIC - causal-learn BIC: higher / equal / lower (mean) |",
+            "|---|---|---|---|",
+        ]
+        for w, k, times, gaps in ratio:
+            higher, lower = int((gaps > 1e-6).sum()), int((gaps < -1e-6).sum())
+            lines.append(
+                f"| {w} | {k} | {np.median(times):.0f}x ({times.min():.0f}-{times.max():.0f}) "
+                f"| {higher} / {k - higher - lower} / {lower} ({gaps.mean():+.1f}) |"
+            )
     return "\n".join(lines)
 
 
@@ -182,6 +197,7 @@ def main(argv=None) -> None:
     parser.add_argument("--methods", nargs="+", default=GAUSSIAN_METHODS + DISCRETE_METHODS)
     parser.add_argument("--causallearn-max-p", type=int, default=100)
     parser.add_argument("--gaussian-only", action="store_true")
+    parser.add_argument("--discrete-only", action="store_true")
     parser.add_argument("--out", default="boss.csv")
     parser.add_argument("--report")
     args = parser.parse_args(argv)

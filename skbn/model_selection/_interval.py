@@ -27,7 +27,7 @@ from skbn.graph import PartialGraph
 from skbn.graph._array import pair_types
 from skbn.graph._convert import as_adjacency, from_adjacency
 from skbn.metrics import partial_hamming_distance, shd
-from skbn.metrics._structure import _align_to, _cpdag
+from skbn.metrics._structure import _align_to, _cpdag, _kind_of
 from skbn.model_selection._base_search import StructureSearchCV
 from skbn.model_selection._otsl import _SEARCH_DOC, _common_init
 from skbn.model_selection._resampling import FitJob, final_learner, run_fits
@@ -55,7 +55,8 @@ def agreement_graph(graphs) -> PartialGraph:
     ----------
     graphs : sequence of networkx.DiGraph or arrays
         Learned graphs over the same nodes. DAGs are replaced by their CPDAGs; CPDAGs and
-        PDAGs are used as given.
+        PDAGs (``graph["kind"]`` "cpdag" or "pdag", or any graph with an undirected edge)
+        are used as given, as :func:`~skbn.metrics.partial_hamming_distance` reads them.
 
     Returns
     -------
@@ -74,9 +75,12 @@ def agreement_graph(graphs) -> PartialGraph:
     if not graphs:
         raise ValueError("agreement_graph needs at least one graph.")
     first, nodes = as_adjacency(graphs[0])
-    types = [pair_types(_cpdag(first, "first"))]
+    # each graph is read as its kind says, as partial_hamming_distance reads it: a PDAG
+    # without undirected edges stays a PDAG, and a cyclic PDAG is compared as it is
+    types = [pair_types(_cpdag(first, "first", _kind_of(graphs[0])))]
     for k, graph in enumerate(graphs[1:], start=2):
-        types.append(pair_types(_cpdag(_align_to(nodes, graph, f"graph {k}"), f"graph {k}")))
+        which = f"graph {k}"
+        types.append(pair_types(_cpdag(_align_to(nodes, graph, which), which, _kind_of(graph))))
     stacked = np.stack(types)
     known = np.all(stacked == stacked[0], axis=0)
     return PartialGraph(nodes, known, stacked[0])

@@ -61,11 +61,20 @@ class OTSLSearchCV(StructureSearchCV):
         A structure learner or a Pipeline ending in one.
     param_grid : dict or list of dict
         As in ``GridSearchCV`` (nested names such as ``criterion__gamma`` work).
-    scoring : str, callable, list or dict, default="ebic"
-        ``"ebic"`` is the paper's Algorithm 2 (each configuration's own EBIC gamma, else 0),
-        ``"bdeu"`` its Algorithm 3 (own iss, else 1); also ``"bic"``, ``"aic"``,
-        ``"loglik"``. A callable is any structure scorer; a list of names or a dict of
-        scorers evaluates several (then ``refit`` names the one that picks).
+    scoring : str, callable, list or dict, default="bic"
+        How a structure is scored on the held-out data. The default, ``"bic"``, gives every
+        configuration the same score (BIC; GaussianBIC on continuous data), so their means
+        are comparable and a sparser configuration (a larger gamma or penalty) wins when it
+        fits the held-out data better: this is EBIC with normalised gamma 0, the score
+        common to all configurations in the paper's Algorithm 2. ``"ebic"`` scores each
+        configuration with its own EBIC gamma (0 for other scores) and ``"bdeu"`` with its
+        own BDeu iss (1 otherwise, the paper's Algorithm 3): a configuration's own penalty
+        lowers its held-out score, so over a grid of gamma ``"ebic"`` prefers gamma = 0 by
+        construction and cannot tune it.
+        :func:`~skbn.model_selection.make_normalised_ebic_scorer` is the authors' code's
+        EBIC(norm). Also ``"aic"``, ``"loglik"``. A callable is any
+        structure scorer; a list of names or a dict of scorers evaluates several (then
+        ``refit`` names the one that picks).
     n_resamples : int, default=10
     random_state : int, RandomState instance or None, default=None
         Seeds the resampling; results do not depend on ``n_jobs``.{search}
@@ -107,7 +116,7 @@ class OTSLSearchCV(StructureSearchCV):
         estimator,
         param_grid,
         *,
-        scoring="ebic",
+        scoring="bic",
         n_resamples: int = 10,
         random_state=None,
         refit=True,
@@ -150,7 +159,7 @@ class OTSLRandomSearchCV(OTSLSearchCV):
         Lists or scipy distributions per parameter, as in ``RandomizedSearchCV``.
     n_iter : int, default=10
         Configurations sampled.
-    scoring : str, callable, list or dict, default="ebic"
+    scoring : str, callable, list or dict, default="bic"
         As :class:`OTSLSearchCV`.
     n_resamples : int, default=10
         Bootstrap resamples per configuration.
@@ -184,7 +193,7 @@ class OTSLRandomSearchCV(OTSLSearchCV):
         param_distributions,
         *,
         n_iter: int = 10,
-        scoring="ebic",
+        scoring="bic",
         n_resamples: int = 10,
         random_state=None,
         refit=True,

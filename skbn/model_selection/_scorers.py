@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sklearn.pipeline import Pipeline
 
-from skbn.data import check_data
+from skbn.data import DiscreteData, check_data
 from skbn.graph import NoExtensionError, to_dag
 from skbn.metrics import f1_adjacency, f1_arrowhead, precision_recall_f1, shd
 from skbn.model_selection._resampling import final_learner
@@ -62,6 +62,15 @@ class _StructureScorer:
         learner, Xt = _learner_and_data(estimator, X)
         graph = _fitted_graph(learner)
         data = check_data(Xt, kind=getattr(learner, "data_kind_", "auto"))
+        fit_states = getattr(learner, "_states", None)
+        if (
+            fit_states is not None
+            and isinstance(data, DiscreteData)
+            and list(data.names) == list(getattr(learner, "feature_names_in_", ()))
+        ):
+            # the levels seen at fit time count, also those the held-out rows lack (string
+            # columns keep only the levels present, categorical ones keep all)
+            data = data.with_states(fit_states)
         score = self._choose(learner, data)
         try:
             dag = to_dag(graph)
@@ -158,8 +167,11 @@ ebic_scorer = _scorer(
     "gamma",
     0.0,
     "ebic_scorer",
-    "The OTSL paper's Algorithm 2: EBIC on held-out data with the configuration's own gamma "
-    "(its score is EBIC), else gamma = 0 (BIC); GaussianEBIC on continuous data.",
+    "EBIC on held-out data with the configuration's own gamma (its score is EBIC), else "
+    "gamma = 0 (BIC); GaussianEBIC on continuous data. A configuration's own gamma lowers its "
+    "held-out score, so over a grid of gamma this scorer prefers gamma = 0 by construction: "
+    "to tune gamma, score every configuration alike (``bic_scorer``, OTSLSearchCV's "
+    "default).",
     "get_score('ebic', gamma=1.0)",
     "'ebic', gamma=1.0",
 )

@@ -26,7 +26,10 @@ class OutOfSampleBootstrap:
     For each of ``n_resamples`` rounds, the training set is ``N (K - 1) / K`` rows drawn with
     replacement from all ``N`` rows, and the test set ``N / K`` rows drawn with replacement from
     the rows never drawn for training (``K = 1 / test_fraction``, by default ``n_resamples``:
-    10 resamples give 90%/10% as in the paper). Works as ``cv=`` in any scikit-learn search.
+    10 resamples give 90%/10% as in the paper). Works as ``cv=`` in any scikit-learn search,
+    with one difference from :class:`OTSLSearchCV`: a split that scores NaN (a learned PDAG
+    with no DAG extension) makes scikit-learn's mean NaN, where OTSLSearchCV leaves it out of
+    the mean (``min_finite_fraction``) and counts the finite splits in ``cv_results_``.
 
     Parameters
     ----------

@@ -37,6 +37,35 @@ def test_agreement_of_identical_graphs_is_the_full_graph(alarm):
     assert agreement.n_connected_pairs == bn.graph.number_of_edges()
 
 
+def _pair_type(G, u, v):
+    """Type of the pair (u, v) read from the edges alone: none, ->, <- or -."""
+    forward, backward = G.has_edge(u, v), G.has_edge(v, u)
+    return {(False, False): "none", (True, False): "->", (False, True): "<-"}.get(
+        (forward, backward), "-"
+    )
+
+
+def _brute_force_phd(G, partial):
+    """Known pairs of ``partial`` whose type differs in ``G`` (a CPDAG or PDAG), one by one."""
+    return sum(_pair_type(G, u, v) != agreed for u, v, agreed in partial.pairs())
+
+
+@pytest.mark.parametrize("kind", ["pdag", "cpdag"])
+def test_agreement_graph_reads_each_kind_as_the_phd_does(kind):
+    # a PDAG or CPDAG without undirected edges must not be re-read as a DAG, and a cyclic
+    # PDAG is compared as it is: the agreement of a graph with itself is at PHD 0 from it
+    chain = nx.DiGraph([("a", "b"), ("b", "c")], kind=kind)
+    assert partial_hamming_distance(chain, agreement_graph([chain, chain])) == 0
+    assert _brute_force_phd(chain, agreement_graph([chain, chain])) == 0
+    if kind == "pdag":
+        cycle = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a")], kind="pdag")
+        assert partial_hamming_distance(cycle, agreement_graph([cycle, cycle])) == 0
+    # against a DAG read as its CPDAG (a - b - c), the PDAG's two arcs disagree
+    dag = nx.DiGraph([("a", "b"), ("b", "c")], kind="dag")
+    agreement = agreement_graph([dag, dag])
+    assert partial_hamming_distance(chain, agreement) == 2 == _brute_force_phd(chain, agreement)
+
+
 def test_agreement_excludes_exactly_the_reversed_pairs():
     # PDAGs (an undirected edge keeps them from being re-read as DAGs): a - b, c -> d, e -> f
     nodes = list("abcdef")
@@ -120,7 +149,13 @@ def test_subsample_split_and_scorer_in_sklearn_searches(alarm):
         n_resamples=2,
         random_state=0,
     ).fit(X)
-    assert otsl.best_score_ <= 0
+    assert otsl.best_params_ == {"criterion__iss": 1}
+    # each split's score is minus the PHD, counted pair by pair, of that split's graph
+    for i, (train, _) in enumerate(otsl.cv.split(X)):
+        for k, iss in enumerate([1, 30]):
+            graph = HillClimb(BDeu(iss=iss)).fit(X.iloc[train]).graph_
+            expected = -_brute_force_phd(dag_to_cpdag(graph), scorer.reference)
+            assert otsl.cv_results_[f"split{i}_test_score"][k] == expected
     with pytest.raises(ValueError, match="sample_size"):
         list(SubsampleSplit(5000, 2).split(X))
 
