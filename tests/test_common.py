@@ -6,11 +6,13 @@ so scikit-learn's checks feed integer codes) and set up for Gaussian data (its t
 so, and the checks feed floats). Gaussian-only learners (PEFLearner) run once, on floats.
 """
 
+import inspect
 import warnings
 
 import numpy as np
 import pytest
 import sklearn
+from sklearn.base import BaseEstimator
 from sklearn.utils import get_tags
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from sklearn.utils.fixes import parse_version
@@ -20,6 +22,38 @@ from skbn.utils.estimator_checks import check_structure_learner
 from skbn.utils.testing import GAUSSIAN_EXPECTED_FAILURES, all_learners, gaussian_learners
 
 LEARNERS = [cls(**params) for cls, params in all_learners()] + gaussian_learners()
+
+
+def _searches(learner, grid):
+    from skbn.model_selection import (
+        InSampleSearchCV,
+        InterValSearchCV,
+        OCTSearchCV,
+        OTSLRandomSearchCV,
+        OTSLSearchCV,
+        StARSSearchCV,
+    )
+
+    return [
+        OTSLSearchCV(learner, grid, n_resamples=2, random_state=0),
+        OTSLRandomSearchCV(learner, grid, n_iter=2, n_resamples=2, random_state=0),
+        InSampleSearchCV(learner, grid),
+        StARSSearchCV(learner, grid, n_subsamples=2, random_state=0),
+        OCTSearchCV(learner, grid, cv=2, n_permutations=20, random_state=0),
+        InterValSearchCV(learner, grid, sample_size=5, n_subsamples=2, random_state=0),
+    ]
+
+
+def _meta_estimators():
+    from skbn.learners import HillClimb
+    from skbn.scores import BIC, GaussianBIC
+
+    grid = {"criterion__penalty_discount": [1, 2]}
+    return _searches(HillClimb(BIC()), grid) + _searches(HillClimb(GaussianBIC()), grid)
+
+
+#: The search meta-estimators, over a discrete and a Gaussian learner.
+SEARCHES = _meta_estimators()
 
 
 #: scikit-learn 1.6's own check casts the data to int32 codes for categorical estimators, then
@@ -47,7 +81,9 @@ def _checks():
     # marker apart and give pytest a list
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        marker = parametrize_with_checks(LEARNERS, expected_failed_checks=_expected_failed_checks)
+        marker = parametrize_with_checks(
+            LEARNERS + SEARCHES, expected_failed_checks=_expected_failed_checks
+        )
     names, values = marker.args[:2]
     return pytest.mark.parametrize(names, list(values), **marker.kwargs)
 
@@ -88,3 +124,15 @@ def test_every_learner_is_checked_on_each_kind_it_takes():
     gaussian = {type(e).__name__ for e in LEARNERS if not get_tags(e).input_tags.categorical}
     discrete_capable = names - {"PEFLearner", "AutoSLEEnsemble"}
     assert discrete_capable <= gaussian
+
+
+def test_every_search_meta_estimator_is_checked():
+    import skbn.model_selection as ms
+
+    public = {
+        name
+        for name in ms.__all__
+        if inspect.isclass(getattr(ms, name)) and issubclass(getattr(ms, name), BaseEstimator)
+    }
+    checked = {type(e).__name__ for e in SEARCHES}
+    assert public <= checked, sorted(public - checked)

@@ -18,6 +18,7 @@ import numpy as np
 from scipy.stats import rankdata
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
+from sklearn.utils import get_tags
 
 from skbn.model_selection._resampling import (
     FitJob,
@@ -32,6 +33,19 @@ from skbn.utils._param_validation import Interval
 from skbn.utils._search import BaseSearchCV, masked_param_columns
 
 __all__ = ["StructureSearchCV"]
+
+
+def with_learner_input_tags(tags, estimator):
+    """``tags`` with the input tags of the learner a meta-estimator passes its data to.
+
+    The data goes to the learner as it is, so its tags hold for the meta-estimator too:
+    categorical codes for a discrete learner, floats for a Gaussian one.
+    """
+    inner = get_tags(estimator)
+    tags.input_tags.categorical = inner.input_tags.categorical
+    tags.input_tags.string = inner.input_tags.string
+    tags.target_tags.required = False
+    return tags
 
 
 class StructureSearchCV(BaseSearchCV):
@@ -49,6 +63,32 @@ class StructureSearchCV(BaseSearchCV):
     }
     _parameter_constraints.pop("cv", None)
     _parameter_constraints.pop("pre_dispatch", None)
+
+    def __sklearn_tags__(self):
+        return with_learner_input_tags(super().__sklearn_tags__(), self.estimator)
+
+    def score(self, X, y=None):
+        """Score ``X`` with the refitted best estimator and the search's scorer.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The columns seen during ``fit``.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        float
+        """
+        n_features = getattr(self, "n_features_in_", None)
+        width = X.shape[1] if getattr(X, "ndim", 2) == 2 else None
+        if n_features is not None and width is not None and width != n_features:
+            raise ValueError(
+                f"X has {width} features, but {type(self).__name__} is expecting "
+                f"{n_features} features as input."
+            )
+        return super().score(X, y)
 
     def _get_scorers(self):
         """The structure scorer(s) and the metric used to pick the best candidate."""

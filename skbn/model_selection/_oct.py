@@ -6,13 +6,15 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator, clone
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 from sklearn.model_selection import KFold, ParameterGrid
 from sklearn.utils import check_random_state
 
 from skbn.data import check_data
-from skbn.model_selection._resampling import FitJob, final_learner, run_fits
+from skbn.model_selection._base_search import with_learner_input_tags
+from skbn.model_selection._resampling import FitJob, check_before_work, final_learner, run_fits
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval, validate_params_of
 
@@ -227,6 +229,9 @@ class OCTSearchCV(BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
 
+    def __sklearn_tags__(self):
+        return with_learner_input_tags(super().__sklearn_tags__(), self.estimator)
+
     def fit(self, X, y=None):
         """Tune ``estimator`` on ``X``.
 
@@ -241,7 +246,13 @@ class OCTSearchCV(BaseEstimator):
         self
         """
         validate_params_of(self)
-        data = check_data(X)
+        candidates = list(ParameterGrid(self.param_grid))
+        data = check_before_work(self.estimator, candidates, X)
+        if data is None:
+            data = check_data(X)
+        self.n_features_in_ = data.n_features
+        if isinstance(X, pd.DataFrame):
+            self.feature_names_in_ = np.asarray(data.names, dtype=object)
         discrete = data.kind == "discrete"
         values = data.codes if discrete else data.values
         n, p = data.n_samples, data.n_features
@@ -256,7 +267,6 @@ class OCTSearchCV(BaseEstimator):
         if predictor is None:
             forest = RandomForestClassifier if discrete else RandomForestRegressor
             predictor = forest(n_estimators=100, random_state=forest_seed)
-        candidates = list(ParameterGrid(self.param_grid))
         jobs = [(c, f) for c in range(len(candidates)) for f in range(len(folds))]
         outcomes = run_fits(
             [FitJob(self.estimator, params=candidates[c], train=folds[f][0]) for c, f in jobs],

@@ -144,7 +144,7 @@ def _takes_checked_data(estimator) -> bool:
     return isinstance(estimator, BaseStructureLearner)
 
 
-def check_before_work(estimator, candidates, X) -> None:
+def check_before_work(estimator, candidates, X):
     """Refuse, before any fit, candidates and data that every fit would refuse.
 
     Each candidate's parameters are set on a clone and checked against the constraints of
@@ -158,13 +158,18 @@ def check_before_work(estimator, candidates, X) -> None:
     candidates : iterable of dict
         The parameter settings the search will fit.
     X : DataFrame, array-like or checked data
+
+    Returns
+    -------
+    DiscreteData, GaussianData or None
+        ``X`` as checked for the learner, or None when it could not be checked here.
     """
     from skbn.base import BaseStructureLearner
     from skbn.utils._param_validation import validate_params_of
 
     candidates = list(candidates)
     if not isinstance(estimator, BaseStructureLearner):
-        return  # a Pipeline's steps transform X first, and check their own parameters
+        return None  # a Pipeline's steps transform X first, and check their own parameters
     for params in candidates:
         est = clone(estimator).set_params(**params)  # an unknown name raises here
         objects = [est] + [
@@ -180,11 +185,12 @@ def check_before_work(estimator, candidates, X) -> None:
                 f"The candidate {params} is invalid, so no fit was run: {exc}"
             ) from None
     if isinstance(X, (DiscreteData, GaussianData)):
-        return
+        return X
     families = set(estimator._family_parameters)
     # a candidate that swaps the score or test itself may need another kind of data
     if not any(key in families for params in candidates for key in params):
-        check_data(X, kind=estimator._required_data_kind())
+        return check_data(X, kind=estimator._required_data_kind())
+    return None
 
 
 def _raw_rows(X, rows, columns):

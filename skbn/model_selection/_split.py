@@ -16,7 +16,7 @@ __all__ = ["OutOfSampleBootstrap", "InSampleSplit"]
 def _n_rows(X) -> int:
     n = getattr(X, "shape", (len(X),))[0]
     if n < 2:
-        raise ValueError(f"Cannot split {n} row(s); at least 2 are needed.")
+        raise ValueError(f"Cannot split n_samples={n} row(s); at least 2 are needed.")
     return int(n)
 
 

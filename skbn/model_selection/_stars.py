@@ -6,10 +6,12 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils import check_random_state
 
+from skbn.model_selection._base_search import with_learner_input_tags
 from skbn.model_selection._resampling import (
     FitJob,
     check_before_work,
@@ -105,6 +107,9 @@ class StARSSearchCV(BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
+    def __sklearn_tags__(self):
+        return with_learner_input_tags(super().__sklearn_tags__(), self.estimator)
+
     def fit(self, X, y=None):
         """Run StARS on ``X``.
 
@@ -120,8 +125,11 @@ class StARSSearchCV(BaseEstimator):
         """
         validate_params_of(self)
         candidates = list(ParameterGrid(self.param_grid))
-        check_before_work(self.estimator, candidates, X)
+        data = check_before_work(self.estimator, candidates, X)
         n = len(X)
+        self.n_features_in_ = data.n_features if data is not None else np.shape(X)[1]
+        if isinstance(X, pd.DataFrame):
+            self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
         size = self.subsample_size or int(min(n / 2, 10 * np.sqrt(n)))
         if not 2 <= size < n:
             raise ValueError(f"subsample_size must be between 2 and n - 1 = {n - 1}, got {size}.")
