@@ -10,6 +10,8 @@ tools can compare learners by held-out log-likelihood.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
@@ -18,7 +20,13 @@ from sklearn.utils.validation import check_is_fitted
 from skbn._parameters import CPT_PRIOR_ISS, DiscreteParameters, fit_parameters
 from skbn.ci_tests._registry import CI_TESTS
 from skbn.constraints import CONSTRAINT_KINDS, EdgeConstraints
-from skbn.data import DiscreteData, GaussianData, check_data
+from skbn.data import (
+    ROWS_PER_PARAMETER,
+    DiscreteData,
+    FewRowsWarning,
+    GaussianData,
+    check_data,
+)
 from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._convert import from_adjacency
 from skbn.scores._registry import SCORES
@@ -26,6 +34,26 @@ from skbn.utils._param_validation import validate_params_of
 from skbn.utils._registry import required_kind
 
 __all__ = ["BaseStructureLearner"]
+
+
+def _warn_if_few_rows(dag, data) -> None:
+    """Warn when the largest Gaussian family has too few rows per parameter."""
+    indegree = np.asarray(dag.sum(axis=0)).ravel()
+    if indegree.size == 0:
+        return
+    node = int(np.argmax(indegree))
+    k = int(indegree[node])
+    if data.n_samples >= ROWS_PER_PARAMETER * (k + 2):
+        return
+    warnings.warn(
+        f"The learned graph gives {data.names[node]!r} {k} parents from {data.n_samples} "
+        f"rows, fewer than {ROWS_PER_PARAMETER} rows per parameter of its regression: with "
+        "so few rows Gaussian likelihood scores keep rewarding parents, and the graph is "
+        "likely over-dense. Use the default score (GaussianEBIC), a larger "
+        "penalty_discount, max_indegree, or more rows.",
+        FewRowsWarning,
+        stacklevel=3,
+    )
 
 
 class BaseStructureLearner(BaseEstimator):
@@ -178,6 +206,8 @@ class BaseStructureLearner(BaseEstimator):
         self.n_features_in_ = data.n_features
         self.graph_ = from_adjacency(A, data.names, kind=graph_kind)
         dag = A if graph_kind == "dag" else pdag_to_dag_array(A)
+        if dag is not None and data.kind == "gaussian":
+            _warn_if_few_rows(dag, data)
         self.parameters_ = None if dag is None else fit_parameters(data, dag, self._cpt_iss())
         self._states = data.states if isinstance(data, DiscreteData) else None
         return self

@@ -33,9 +33,11 @@ __all__ = [
     "DENSE_COVARIANCE_MAX",
     "DataKindWarning",
     "DiscreteData",
+    "FewRowsWarning",
     "GaussianData",
     "INTEGER_STATES_WARNING",
     "MAX_CATEGORIES",
+    "ROWS_PER_PARAMETER",
     "check_data",
 ]
 
@@ -53,7 +55,37 @@ DENSE_COVARIANCE_MAX = 15_000
 #: most this many values in more than twice this many rows (bin codes?), read as continuous.
 INTEGER_STATES_WARNING = 20
 
+#: A learned Gaussian family with ``k`` parents has ``k + 2`` parameters (intercept,
+#: coefficients, noise variance); with fewer than this many rows per parameter in its
+#: largest family, a fit warns with :class:`FewRowsWarning`.
+ROWS_PER_PARAMETER = 2
+
 _MAX_NAMES_SHOWN = 8
+
+
+class FewRowsWarning(UserWarning):
+    """A learned Gaussian graph has parent sets too large for the number of rows.
+
+    With continuous data a regression on ``k`` parents fits ``n`` rows better and better as
+    ``k`` approaches ``n``, and a likelihood score such as Gaussian BIC keeps rewarding
+    parents until the residual variance reaches its floor: 50 rows can give in-degrees of 49.
+    Fits warn when the largest family has fewer than :data:`ROWS_PER_PARAMETER` rows per
+    parameter; the message names the family and the remedies (the default score
+    ``GaussianEBIC``, a larger penalty, ``max_indegree``, more rows).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from skbn.datasets import make_erdos_renyi_dag, make_linear_gaussian
+    >>> from skbn.learners import HillClimb
+    >>> dag = make_erdos_renyi_dag(60, 30, random_state=0)
+    >>> X = make_linear_gaussian(dag, random_state=0).sample(30, random_state=0)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = HillClimb("bic").fit(X)
+    >>> any(issubclass(w.category, FewRowsWarning) for w in caught)
+    True
+    """
 
 
 class DataKindWarning(UserWarning):
