@@ -16,7 +16,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from skbn._kernels.discrete import config_index
+from skbn._kernels.discrete import stratum_index
 
 _DENSE_LIMIT = 1 << 22
 
@@ -107,14 +107,14 @@ def discrete_ci_statistics(codes, arities, x, y, cond):
         that occur; ``df_classic`` is ``(r_x - 1)(r_y - 1) q``.
     """
     n = codes.shape[0]
-    z, q = config_index(codes, cond, arities)
     rx = arities[x]
     ry = arities[y]
     cells = rx * ry
+    z, q, q_total = stratum_index(codes, cond, arities, cells)
     out = np.zeros(6)
     # first pass: per-stratum tables -> X^2, G^2, df; and the sums needed for lambda
     sums = np.zeros(3)  # sum p^2, sum (1/V - p)^2 and count over the observed cells
-    v = float(q) * cells
+    v = q_total * cells
     dense = q * cells <= _DENSE_LIMIT and q * cells <= 4 * n + 1024
     if dense:
         counts = np.zeros(q * cells)
@@ -149,7 +149,7 @@ def discrete_ci_statistics(codes, arities, x, y, cond):
         for s in range(q):
             table = counts[s * cells : (s + 1) * cells]
             if table.sum() > 0:
-                _shrink_stratum(table, rx, ry, lam, n, v, float(q), out)
+                _shrink_stratum(table, rx, ry, lam, n, v, q_total, out)
     else:
         i = 0
         while i < n:
@@ -158,9 +158,9 @@ def discrete_ci_statistics(codes, arities, x, y, cond):
             while i < n and keys[i] // cells == stratum:
                 table[keys[i] % cells] += 1.0
                 i += 1
-            _shrink_stratum(table, rx, ry, lam, n, v, float(q), out)
+            _shrink_stratum(table, rx, ry, lam, n, v, q_total, out)
     out[3] = 2.0 * n * max(out[3], 0.0)
-    out[4] = (rx - 1.0) * (ry - 1.0) * q
+    out[4] = (rx - 1.0) * (ry - 1.0) * q_total
     return out
 
 

@@ -28,6 +28,8 @@ K2 = 2  # log K2 marginal likelihood (all Dirichlet parameters 1)
 
 #: Above this many cells, counting switches from a dense table to sorting.
 _DENSE_LIMIT = 1 << 22
+#: Row keys (configuration * cells + cell) stay below this, so they never overflow int64.
+_KEY_LIMIT = 1 << 62
 
 
 @njit(cache=True)
@@ -50,6 +52,55 @@ def config_index(codes, parents, arities):
         for i in range(n):
             index[i] = index[i] * r + codes[i, j]
     return index, q
+
+
+@njit(cache=True, nogil=True)
+def _dense_ranks(index):
+    """Renumber the values of ``index`` 0, 1, ... in increasing order; and how many there are."""
+    n = index.shape[0]
+    order = np.argsort(index)
+    out = np.empty(n, dtype=np.int64)
+    m = 0
+    for k in range(n):
+        i = order[k]
+        if k > 0 and index[i] != index[order[k - 1]]:
+            m += 1
+        out[i] = m
+    return out, (m + 1 if n > 0 else 0)
+
+
+@njit(cache=True, nogil=True)
+def stratum_index(codes, cond, arities, cells):
+    """Conditioning configuration of every row, in a range where ``q * cells`` fits int64.
+
+    The mixed-radix index of the conditioning set (as in the family-score kernels), except
+    that when the product of the arities would carry ``stratum * cells`` past 2**62 the
+    configurations seen so far are renumbered densely (at most one per row) before the next
+    variable is added. Strata are the same either way; only their numbering changes.
+
+    Returns
+    -------
+    index : int64 array (n,)
+    q : int
+        Bound on the index (the product of the arities when no renumbering happened).
+    q_total : float
+        The product of the conditioning arities: the number of possible strata.
+    """
+    n = codes.shape[0]
+    index = np.zeros(n, dtype=np.int64)
+    q = 1
+    q_total = 1.0
+    room = _KEY_LIMIT // max(cells, 1)
+    for k in range(cond.shape[0]):
+        j = cond[k]
+        r = arities[j]
+        q_total *= r
+        if q > room // r:
+            index, q = _dense_ranks(index)
+        q *= r
+        for i in range(n):
+            index[i] = index[i] * r + codes[i, j]
+    return index, q, q_total
 
 
 @njit(cache=True)
@@ -185,8 +236,13 @@ def family_score(codes, arities, child, parents, kind, param):
     -------
     float
     """
-    index, q = config_index(codes, parents, arities)
-    return score_from_index(index, q, codes[:, child], arities[child], kind, param)
+    r = arities[child]
+    index, q, q_total = stratum_index(codes, parents, arities, r)
+    if q_total * r < _KEY_LIMIT:
+        return score_from_index(index, q, codes[:, child], r, kind, param)
+    # configurations renumbered (too many to index): count by sorting the rows' keys, with
+    # the number of possible configurations, for the Bayesian scores' priors, as a float
+    return _score_sorted(index, q_total, codes[:, child], r, kind, param)
 
 
 @njit(cache=True, parallel=True)

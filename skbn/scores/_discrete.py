@@ -56,8 +56,9 @@ class _BoundDiscrete(BoundScore):
 
     def n_parameters(self, child: int, parents) -> int:
         """Free parameters of the family: ``(r_child - 1) * prod(r_parents)``."""
-        q = int(np.prod(self._arities[np.asarray(parents, dtype=np.int64)]))
-        return int((self._arities[child] - 1) * q)
+        # Python integers: a product of many arities overflows int64 silently
+        q = math.prod(int(r) for r in self._arities[np.asarray(parents, dtype=np.int64)])
+        return (int(self._arities[child]) - 1) * q
 
     def _local(self, child, parents):
         value = family_score(self._codes, self._arities, child, parents, self._kind, self._param)

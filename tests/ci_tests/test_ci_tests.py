@@ -136,3 +136,25 @@ def test_errors_are_clear(alarm):
         FisherZ().bind(alarm)
     with pytest.raises(ValueError, match="ChiSquare needs discrete data"):
         ChiSquare().bind(np.random.default_rng(0).normal(size=(10, 2)))
+
+
+def test_many_conditioning_variables_do_not_overflow_the_stratum_index():
+    # 11 conditioning variables of 50 categories: 50**11 strata times the 50 x 50 cells of
+    # (x, y) is far beyond int64; rows come from 40 configurations, so strata hold many rows
+    rng = np.random.default_rng(0)
+    n = 3000
+    cond = [f"z{j}" for j in range(11)]
+    patterns = rng.integers(0, 50, size=(40, 11))
+    Z = patterns[rng.integers(0, 40, size=n)]
+    x = (Z[:, 0] + rng.integers(0, 3, size=n)) % 50
+    y = (x + rng.integers(0, 3, size=n)) % 50
+    X = pd.DataFrame(Z, columns=cond).assign(x=x, y=y)
+    # every column keeps all 50 states, so the product of arities is 50**11
+    X = X.astype(pd.CategoricalDtype(range(50)))
+    x2, g2, dof = _stratified(X, "x", "y", cond)
+    chi = ChiSquare().bind(X).test("x", "y", cond)
+    g = GSquare().bind(X).test("x", "y", cond)
+    assert chi.statistic == pytest.approx(x2) and g.statistic == pytest.approx(g2)
+    assert chi.dof == g.dof == dof > 0
+    classic = GSquare(adjust_df=False).bind(X).test("x", "y", cond)
+    assert classic.dof == pytest.approx(49 * 49 * 50.0**11)

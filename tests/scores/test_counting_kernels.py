@@ -62,3 +62,36 @@ def test_pairwise_scores_are_the_same_with_and_without_bitsets(n):
     with_bits = pairwise_scores(codes, arities, LOGLIK, 0.0, *state_bits(codes, arities))
     by_rows = pairwise_scores(codes, arities, LOGLIK, 0.0, *NO_BITS)
     np.testing.assert_array_equal(with_bits, by_rows)
+
+
+def test_families_with_more_configurations_than_int64_holds():
+    # 11 parents of 50 categories: 50**11 * 50 cells overflow int64; the rows come from 40
+    # parent configurations and the child is noisy, so the scores are not trivial
+    import math
+
+    import pandas as pd
+    from scipy.special import gammaln
+
+    from skbn.scores import BIC, BDeu, LogLikelihood
+
+    rng = np.random.default_rng(1)
+    n = 3000
+    parents = [f"z{j}" for j in range(1, 12)]
+    Z = rng.integers(0, 50, size=(40, 11))[rng.integers(0, 40, size=n)]
+    child = (Z[:, 0] + rng.integers(0, 4, size=n)) % 50
+    X = pd.DataFrame(Z, columns=parents).assign(z0=child)
+    X = X.astype(pd.CategoricalDtype(range(50)))
+    q = 50.0**11
+    ll = bdeu = 0.0
+    a_jk, a_j = 1.0 / (q * 50), 1.0 / q
+    for _, part in X.groupby(parents, observed=True)["z0"]:
+        counts = part.value_counts().to_numpy()
+        counts = counts[counts > 0]
+        ll += float((counts * np.log(counts / counts.sum())).sum())
+        bdeu += gammaln(a_j) - gammaln(a_j + counts.sum())
+        bdeu += float((gammaln(a_jk + counts) - gammaln(a_jk)).sum())
+    assert LogLikelihood().bind(X).local_score("z0", parents) == pytest.approx(ll, rel=1e-10)
+    assert BDeu().bind(X).local_score("z0", parents) == pytest.approx(bdeu, rel=1e-10)
+    # the penalty counts 49 * 50**11 free parameters exactly
+    penalty = math.log(n) / 2 * 49 * 50**11
+    assert BIC().bind(X).local_score("z0", parents) == pytest.approx(ll - penalty, rel=1e-10)
