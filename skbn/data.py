@@ -541,6 +541,35 @@ def _warn_if_many_integer_states(frame: pd.DataFrame, discrete, encoded) -> None
         )
 
 
+def _warn_if_identifiers(frame: pd.DataFrame, discrete, encoded) -> None:
+    """Warn about string/object columns whose values are nearly all distinct (identifiers).
+
+    Integer columns have their own warning; categorical columns are declared on purpose.
+    """
+    n = len(frame)
+    suspects = [
+        name
+        for name in discrete
+        if not isinstance(frame[name].dtype, pd.CategoricalDtype)
+        and not pd.api.types.is_integer_dtype(frame[name].dtype)
+        and not pd.api.types.is_bool_dtype(frame[name].dtype)
+        and len(encoded[name][1]) > INTEGER_STATES_WARNING
+        and len(encoded[name][1]) > n / 2
+    ]
+    if suspects:
+        counts = ", ".join(
+            f"{m!r}: {len(encoded[m][1])} values in {n} rows" for m in suspects[:_MAX_NAMES_SHOWN]
+        )
+        warnings.warn(
+            f"Columns with a distinct value in most rows look like identifiers ({counts}). "
+            "As variables they have one state per value: nothing can be learned from them, "
+            "and tests on them need tables of states x states cells. Drop them, or say they "
+            "are categories with X[cols].astype('category'), which also silences this warning.",
+            DataKindWarning,
+            stacklevel=3,
+        )
+
+
 def _warn_if_codes(frame: pd.DataFrame, continuous, values: np.ndarray) -> None:
     """Warn when every float column holds a few whole numbers: bin codes read as Gaussian.
 
@@ -722,6 +751,7 @@ def check_data(
             states.append(st)
         arities = np.array([len(s) for s in states], dtype=np.int64)
         _warn_if_many_integer_states(frame, discrete, encoded)
+        _warn_if_identifiers(frame, discrete, encoded)
         return DiscreteData(codes, arities, tuple(states), names)
 
     if discrete:

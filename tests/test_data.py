@@ -190,3 +190,18 @@ def test_mixed_data_advice_works_when_followed():
     graph = pipe[-1].graph_
     assert set(graph.nodes) == {"x", "y", "w"}  # the column names are kept
     assert graph.has_edge("x", "y") or graph.has_edge("y", "x")
+
+
+def test_identifier_like_string_columns_warn_and_categories_do_not():
+    import warnings as _w
+
+    from skbn.data import DataKindWarning
+
+    n = 100
+    X = pd.DataFrame({"patient": [f"p{i}" for i in range(n)], "sex": ["f", "m"] * (n // 2)})
+    with pytest.warns(DataKindWarning, match=r"'patient': 100 values in 100 rows"):
+        check_data(X)
+    with _w.catch_warnings():
+        _w.simplefilter("error", DataKindWarning)
+        check_data(X.astype({"patient": "category"}))  # declared: no warning
+        check_data(X.iloc[:, 1:])

@@ -13,6 +13,9 @@ __all__ = ["ChiSquare", "GSquare", "ShrinkageMI"]
 
 _X2, _G2, _DF_ADJ, _SHRINK, _DF_CLASSIC = 0, 1, 2, 3, 4
 
+#: Largest joint table of the two tested variables (``r_x * r_y`` cells, 8 bytes each).
+MAX_PAIR_CELLS = 2**24
+
 
 class _BoundDiscrete(BoundCITest):
     def __init__(self, test, data, which: int, adjust_df: bool) -> None:
@@ -23,6 +26,15 @@ class _BoundDiscrete(BoundCITest):
         self._arities = data.arities
 
     def _statistic(self, x, y, cond):
+        cells = int(self._arities[x]) * int(self._arities[y])
+        if cells > MAX_PAIR_CELLS:
+            names = self.data.names
+            raise ValueError(
+                f"Testing {names[x]!r} ({self._arities[x]} states) against {names[y]!r} "
+                f"({self._arities[y]} states) needs a {cells:,}-cell table, more than the "
+                f"{MAX_PAIR_CELLS:,} a discrete test holds. Is one of them an identifier? "
+                "Drop it, or merge its rare states."
+            )
         out = discrete_ci_statistics(self._codes, self._arities, x, y, cond)
         return float(out[self._which]), float(out[_DF_ADJ] if self._adjust else out[_DF_CLASSIC])
 

@@ -158,3 +158,14 @@ def test_many_conditioning_variables_do_not_overflow_the_stratum_index():
     assert chi.dof == g.dof == dof > 0
     classic = GSquare(adjust_df=False).bind(X).test("x", "y", cond)
     assert classic.dof == pytest.approx(49 * 49 * 50.0**11)
+
+
+@pytest.mark.filterwarnings("ignore::skbn.data.DataKindWarning")  # identifiers, on purpose
+def test_a_pair_of_identifier_columns_is_refused_before_counting():
+    n = 6000
+    ids = [f"id{i}" for i in range(n)]
+    X = pd.DataFrame({"a": ids, "b": ids[::-1], "c": ["u", "v"] * (n // 2)})
+    # 6,000 x 6,000 states: a 36-million-cell table would take 288 MB per stratum
+    with pytest.raises(ValueError, match=r"'a' \(6000 states\) against 'b'.*identifier"):
+        GSquare().bind(X).test("a", "b")
+    assert GSquare().bind(X).test("a", "c").dof >= 0  # small tables are still tested
