@@ -236,3 +236,22 @@ def test_cli_network_formats_are_the_librarys():
     from skbn.io import NETWORK_FORMATS as LIBRARY
 
     assert NETWORK_FORMATS == tuple(LIBRARY)
+
+
+def test_repeated_csv_column_names_are_refused(tmp_path, capsys):
+    # pandas would read the header a,a,b as a, a.1, b and learn over a node that is not there
+    data = tmp_path / "dup.csv"
+    data.write_text("a,a,b\n0,1,0\n1,0,1\n0,0,1\n1,1,0\n")
+    graph = tmp_path / "g.json"
+    graph.write_text(
+        '{"directed": true, "multigraph": false, "graph": {}, '
+        '"nodes": [{"id": "a"}, {"id": "b"}], "edges": [{"source": "a", "target": "b"}]}'
+    )
+    for argv in (
+        ["learn", str(data)],
+        ["fit-parameters", str(graph), str(data), "--out", str(tmp_path / "m.bif")],
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "repeats column names" in err and "['a']" in err
+    assert not (tmp_path / "m.bif").exists()

@@ -114,15 +114,32 @@ def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
-def _read_csv(path: Path, kind: str | None):
+def read_csv_checked(path: Path):
+    """Read a CSV file, refusing repeated column names (pandas would rename them silently)."""
+    import csv
+    from collections import Counter
+
     import pandas as pd
 
     if not path.exists():
         raise ValueError(f"cannot read {str(path)!r}: no such file")
     try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            header = next(csv.reader(handle), [])
         X = pd.read_csv(path)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {str(path)!r} as CSV: {exc}") from None
+    repeated = [name for name, count in Counter(header).items() if count > 1]
+    if repeated:
+        raise ValueError(
+            f"{str(path)!r} repeats column names in its header: {repeated[:8]}; every column "
+            "is a node, so names must be unique. Rename the repeated columns."
+        )
+    return X
+
+
+def _read_csv(path: Path, kind: str | None):
+    X = read_csv_checked(path)
     if kind == "discrete":
         from skbn.data import INTEGER_STATES_WARNING
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skbn.cli._common import NETWORK_FORMATS, read_graph_arg
+from skbn.cli._common import NETWORK_FORMATS, read_csv_checked, read_graph_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -56,16 +56,12 @@ def add_parser(commands) -> None:
 
 def run(args) -> None:
     """Run ``skbn fit-parameters``."""
-    import pandas as pd
-
     from skbn.io import network_format, write_network
     from skbn.parameters import fit_network
 
     fmt = network_format(args.out, args.format)  # before any work
     graph = read_graph_arg(args.graph, "GRAPH")
-    if not args.data.exists():
-        raise ValueError(f"cannot read {str(args.data)!r}: no such file")
-    X = pd.read_csv(args.data)
+    X = read_csv_checked(args.data)
     columns = [str(c) for c in X.columns]
     extra = [c for c in columns if c not in graph]
     if extra:  # a data set may hold more columns than the graph
