@@ -261,26 +261,34 @@ def _enlarged(array: np.ndarray, used: int, cap: int) -> np.ndarray:
     return new
 
 
-def _start_order(p: int, required: np.ndarray | None, rng) -> np.ndarray:
-    """A random order of the variables that keeps every arc of ``required`` forwards."""
-    priority = rng.permutation(p)
-    if required is None or not required.any():
-        return priority.astype(np.int64)
-    # Kahn's algorithm, taking the ready variable earliest in the random priority
+def _topological_by_priority(arcs: np.ndarray, priority: np.ndarray) -> np.ndarray:
+    """Kahn's topological order of ``arcs``, taking the ready variable earliest in ``priority``.
+
+    Shorter than ``p`` when ``arcs`` has a cycle.
+    """
+    p = arcs.shape[0]
     rank = np.empty(p, np.int64)
     rank[priority] = np.arange(p)
-    indegree = required.sum(axis=0).astype(np.int64)
+    indegree = arcs.sum(axis=0).astype(np.int64)
     ready = [(int(rank[v]), int(v)) for v in np.flatnonzero(indegree == 0)]
     heapq.heapify(ready)
     out = []
     while ready:
         _, v = heapq.heappop(ready)
         out.append(v)
-        for c in np.flatnonzero(required[v]).tolist():
+        for c in np.flatnonzero(arcs[v]).tolist():
             indegree[c] -= 1
             if indegree[c] == 0:
                 heapq.heappush(ready, (int(rank[c]), c))
     return np.array(out, dtype=np.int64)
+
+
+def _start_order(p: int, required: np.ndarray | None, rng) -> np.ndarray:
+    """A random order of the variables that keeps every arc of ``required`` forwards."""
+    priority = rng.permutation(p)
+    if required is None or not required.any():
+        return priority.astype(np.int64)
+    return _topological_by_priority(required, priority)
 
 
 def _csr(lists: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -306,20 +314,8 @@ def _order_after_backward(bound, constraints, order, parents, required) -> np.nd
     arcs = after.astype(bool)
     if required is not None:
         arcs |= required
-    rank = np.empty(p, np.int64)
-    rank[order] = np.arange(p)
-    indegree = arcs.sum(axis=0).astype(np.int64)
-    ready = [(int(rank[v]), int(v)) for v in np.flatnonzero(indegree == 0)]
-    heapq.heapify(ready)
-    out = []
-    while ready:
-        _, v = heapq.heappop(ready)
-        out.append(v)
-        for c in np.flatnonzero(arcs[v]).tolist():
-            indegree[c] -= 1
-            if indegree[c] == 0:
-                heapq.heappush(ready, (int(rank[c]), c))
-    return np.array(out, dtype=np.int64) if len(out) == p else None
+    out = _topological_by_priority(arcs, order)
+    return out if len(out) == p else None
 
 
 def _search(
