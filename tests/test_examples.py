@@ -66,7 +66,25 @@ def test_autosle_reproduction_quick(tmp_path):
     assert out.with_suffix(".csv").exists()
 
 
+def _page_rows(text):
+    """(learner, tuner) -> (mean F1, change vs default in %) from the page's summary table."""
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[3].endswith("%") and cells[2] not in ("mean F1", "---:"):
+            rows[(cells[0], cells[1])] = (float(cells[2]), float(cells[3].rstrip("%")))
+    return rows
+
+
 def test_otsl_reproduction_on_one_small_problem(tmp_path):
+    import ast
+
+    import pandas as pd
+
+    from skbn.datasets import load_network
+    from skbn.learners import FGES
+    from skbn.metrics import precision_recall_f1, shd
+
     out = tmp_path / "otsl.md"
     _run(
         [
@@ -75,9 +93,24 @@ def test_otsl_reproduction_on_one_small_problem(tmp_path):
         ],
         tmp_path,
     )  # fmt: skip
-    text = out.read_text()
-    for tuner in ("| OTSL |", "| OCT |", "| StARS |", "| OrderMCMC |"):
-        assert tuner in text
+    rows = pd.read_csv(out.with_suffix(".csv"))
+    assert {"OTSL", "OCT", "StARS", "in-sample BIC"} <= set(rows.tuner)
+    assert set(rows.family) == {"OrderMCMC", "FGES"}
+    # every FGES row is what refitting its chosen configuration on the same sample gives
+    bn = load_network("asia")
+    X = bn.sample(300, random_state=0)
+    for row in rows[rows.family == "FGES"].itertuples():
+        params = ast.literal_eval(row.chosen) if isinstance(row.chosen, str) else {}
+        graph = FGES("bic", **params).fit(X).graph_
+        assert row.f1 == pytest.approx(precision_recall_f1(bn.graph, graph).f1, abs=1e-12)
+        assert row.shd == shd(bn.graph, graph)
+    # the page's summary is the CSV's: mean F1 per (learner, tuner), change against default
+    page = _page_rows(out.read_text())
+    for (family, tuner), part in rows.groupby(["family", "tuner"]):
+        f1 = part.f1.mean()
+        default = rows[(rows.family == family) & (rows.tuner == "default")].f1.mean()
+        assert page[(family, tuner)][0] == pytest.approx(f1, abs=5e-4)
+        assert page[(family, tuner)][1] == pytest.approx(100 * (f1 - default) / default, abs=0.05)
 
 
 def test_otsl_reproduction_merges_parts(tmp_path):
