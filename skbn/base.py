@@ -36,6 +36,14 @@ from skbn.utils._registry import required_kind
 __all__ = ["BaseStructureLearner"]
 
 
+def _unseen_values(name, unseen, states) -> ValueError:
+    return ValueError(
+        f"Column {name!r} has values not seen during fit: "
+        f"{sorted(map(str, set(unseen)))[:5]}; the fitted states are "
+        f"{list(map(str, states))[:10]}."
+    )
+
+
 def _warn_if_few_rows(dag, data) -> None:
     """Warn when the largest Gaussian family has too few rows per parameter."""
     indegree = np.asarray(dag.sum(axis=0)).ravel()
@@ -247,7 +255,13 @@ class BaseStructureLearner(BaseEstimator):
                 raise ValueError("X is continuous data; the network was fitted on discrete.")
             if X.states == tuple(tuple(s) for s in self._states):
                 return X.codes
-            X = X.to_frame()
+            # the fit-time states first; any state beyond them was not seen during fit
+            wider = X.with_states(self._states)
+            for j, name in enumerate(names):
+                unseen = wider.states[j][len(self._states[j]) :]
+                if unseen:
+                    raise _unseen_values(name, unseen, self._states[j])
+            return wider.codes
         if isinstance(X, pd.DataFrame):
             columns = [str(c) for c in X.columns]
             if columns != names:
@@ -283,11 +297,7 @@ class BaseStructureLearner(BaseEstimator):
             found = pd.Index(list(self._states[j])).get_indexer(column.to_numpy(dtype=object))
             unseen = column[found < 0]
             if len(unseen):
-                raise ValueError(
-                    f"Column {name!r} has values not seen during fit: "
-                    f"{sorted(map(str, set(unseen)))[:5]}; the fitted states are "
-                    f"{list(map(str, self._states[j]))[:10]}."
-                )
+                raise _unseen_values(name, unseen, self._states[j])
             codes[:, j] = found
         return codes
 

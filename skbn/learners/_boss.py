@@ -348,9 +348,9 @@ def _search(
             forest, order, position, in_prefix, scores, missing, prefixes, rng,
             n_sweeps, max_sweeps, verbose,
         )  # fmt: skip
+        parents, total = forest.parents_under(order)
         if backward is None or (max_sweeps is not None and n_sweeps >= max_sweeps):
             break
-        parents, total = forest.parents_under(order)
         new_order = _order_after_backward(*backward, order, parents, required)
         if new_order is None or np.array_equal(new_order, order):
             break
@@ -361,7 +361,6 @@ def _search(
             print(f"BOSS backward phase: score {total:.6g} -> {new_total:.6g}")
         order = new_order
         position[order] = np.arange(p)
-    parents, total = forest.parents_under(order)
     return order, parents, total, n_sweeps
 
 

@@ -133,8 +133,11 @@ class StructureSearchCV(BaseSearchCV):
                 f"{type(self).__name__}.fit takes no fit parameters, got {sorted(params)}."
             )
         grid = getattr(self, "param_grid", None)
+        checked = None
         if grid is not None:  # random searches draw their candidates as they go
-            check_before_work(self.estimator, ParameterGrid(grid), X)
+            checked = check_before_work(self.estimator, ParameterGrid(grid), X)
+        # the fits take the data as checked here (the engine would otherwise check it again)
+        source = X if checked is None else checked
         scorers, refit_metric = self._get_scorers()
         multimetric = isinstance(scorers, dict)
         if multimetric:
@@ -159,7 +162,7 @@ class StructureSearchCV(BaseSearchCV):
                 raise ValueError("No fits were performed: no candidates or no splits.")
             outcomes = run_fits(
                 jobs,
-                X,
+                source,
                 scoring=scorers,
                 train_score=self.return_train_score,
                 error_score=self.error_score,

@@ -30,7 +30,12 @@ from skbn.metrics import partial_hamming_distance, shd
 from skbn.metrics._structure import _align_to, _cpdag, _kind_of
 from skbn.model_selection._base_search import StructureSearchCV
 from skbn.model_selection._otsl import _SEARCH_DOC, _common_init
-from skbn.model_selection._resampling import FitJob, final_learner, run_fits
+from skbn.model_selection._resampling import (
+    FitJob,
+    check_before_work,
+    final_learner,
+    run_fits,
+)
 from skbn.utils._param_validation import Interval
 
 __all__ = [
@@ -536,9 +541,10 @@ class InterValSearchCV(StructureSearchCV):
         self
         """
         candidates = list(ParameterGrid(self.param_grid))
+        checked = check_before_work(self.estimator, candidates, X)  # before the fits below
         outcomes = run_fits(
             [FitJob(self.estimator, params=p) for p in candidates],
-            X,
+            X if checked is None else checked,
             return_estimator=True,
             n_jobs=self.n_jobs,
             verbose=self.verbose,

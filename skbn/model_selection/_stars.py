@@ -140,7 +140,7 @@ class StARSSearchCV(BaseEstimator):
         jobs = [(c, s) for c in range(len(candidates)) for s in range(len(subsamples))]
         outcomes = run_fits(
             [FitJob(self.estimator, params=candidates[c], train=subsamples[s]) for c, s in jobs],
-            X,
+            X if data is None else data,
             n_jobs=self.n_jobs,
             verbose=self.verbose,
             desc="StARS fits",
