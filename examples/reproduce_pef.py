@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shlex
+import sys
 import threading
 import time
 from pathlib import Path
@@ -193,11 +195,7 @@ def main() -> None:
         )
     frame = pd.DataFrame(rows)
     frame.to_csv(out.with_suffix(".csv"), index=False)
-    command = (
-        f"python examples/reproduce_pef.py --seeds {args.seeds} --large {args.large}"
-        + (f" --huge {args.huge}" if args.huge else "")
-        + (f" --out {out}" if str(out) != "docs/pef.md" else "")
-    )
+    command = ("python examples/reproduce_pef.py " + shlex.join(sys.argv[1:])).strip()
     if not args.seeds and not args.large:  # the sparse-route run alone
         head = ["# PEF at scale", "", f"Regenerate with `{command}` (n_jobs={args.jobs}).", ""]
         out.write_text("\n".join(head + huge_lines[2:]), encoding="utf-8")
@@ -213,7 +211,7 @@ def main() -> None:
         f"Regenerate with `{command}` (n_jobs={args.jobs}).",
         "",
         "Linear-Gaussian block networks (copies of the named network joined by 10% random "
-        "arcs), n = 1,000, columns standardised; ~1,000 variables, "
+        f"arcs), n = 1,000, columns standardised; ~{args.nodes:,} variables, "
         f"{args.seeds} seed(s) each"
         + (f", plus one ~{args.large:,}-variable problem" if args.large else "")
         + (". Mean (std) over seeds. " if args.seeds > 1 else ". ")

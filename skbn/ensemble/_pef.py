@@ -226,10 +226,13 @@ class PEFLearner(BaseStructureLearner):
        with ``prune``, drop an added arc ``i -> j`` when i and j test independent given j's
        other parents (level ``fusion_alpha2``).
 
-    Steps 1-2 and the screens follow the paper's group's code; the orientation by the larger
-    gain and the final pruning are our choices (the published fusion could not be checked in
-    full; see the seed notes, section 1.3). Likelihoods and tests use the correlation matrix,
-    i.e. standardised data.
+    The partition follows the paper's group's code. The paper's own fusion code could not be
+    found, so the two screens and the penalty follow a third-party reimplementation; the
+    orientation by the larger gain and the final pruning are our choices. Likelihoods and
+    tests use the correlation matrix, i.e. standardised data. The sparse route (see
+    ``route``) clusters a thresholded correlation graph, so its partition differs from the
+    dense one: adjusted Rand index 0.27-0.54 between the two on 1,000- and 2,000-variable
+    replicated ALARM and CHILD problems.
 
     Parameters
     ----------
