@@ -59,87 +59,200 @@ def test_a_missing_extra_is_named_and_the_script_exits_cleanly(script, modules, 
     assert "pip install" in out and "skbn[" in out
 
 
+def _table_rows(text, n_cells):
+    """The page's table rows of ``n_cells`` cells (header and rule lines left out)."""
+    out = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) == n_cells and not cells[-1].startswith("-"):
+            out.append(cells)
+    return out
+
+
+def _check_against_refit(rows, method, estimator, problem):
+    """The CSV's row of ``method`` is what fitting ``estimator`` on the same problem gives."""
+    from skbn.metrics import structure_report
+
+    X, truth = problem
+    report = structure_report(truth, estimator.fit(X).graph_)
+    row = rows[rows.method == method].iloc[0]
+    assert row.f1_adjacency == pytest.approx(report["f1_adjacency"], abs=1e-12)
+    assert row.f1_arrowhead == pytest.approx(report["f1_arrowhead"], abs=1e-12)
+    assert row.shd == report["shd"]
+
+
 def test_autosle_reproduction_quick(tmp_path):
+    import pandas as pd
+
+    from skbn.datasets import make_problem
+    from skbn.ensemble import PEFLearner, StructureLearningEnsemble
+
     out = tmp_path / "report.md"
     _run([EXAMPLES / "reproduce_autosle.py", "--quick", "--jobs", "1", "--out", out], tmp_path)
-    assert "| P/SLE |" in out.read_text()
-    assert out.with_suffix(".csv").exists()
+    rows = pd.read_csv(out.with_suffix(".csv"))
+    assert set(rows.network) == {"asia", "cancer"}
+    # the paper's ensemble inside PEF, refitted by hand on the first test problem
+    problem = make_problem("asia", n_nodes=120, n_samples=1000, random_state=100)
+    estimator = PEFLearner(StructureLearningEnsemble.from_paper(), n_jobs=1)
+    _check_against_refit(rows[rows.network == "asia"], "P/SLE(paper)", estimator, problem)
+    # the page's per-network rows and its means over networks are the CSV's
+    text = out.read_text()
+    per_network = [c for c in _table_rows(text, 8) if c[0] in set(rows.network)]
+    assert len(per_network) == len(rows)
+    for network, p, method, adj, arrow, d, *_ in per_network:
+        row = rows[(rows.network == network) & (rows.method == method)].iloc[0]
+        assert (int(p), float(adj), float(arrow), int(d)) == (
+            row.p, round(row.f1_adjacency, 3), round(row.f1_arrowhead, 3), row.shd
+        )  # fmt: skip
+    means = rows.groupby("method")[["f1_adjacency", "f1_arrowhead"]].mean()
+    summary = {c[0]: c for c in _table_rows(text, 4) if c[0] in set(means.index)}
+    assert set(summary) == set(means.index)
+    for method, (_, adj, arrow, _) in summary.items():
+        assert float(adj) == pytest.approx(means.loc[method, "f1_adjacency"], abs=5e-4)
+        assert float(arrow) == pytest.approx(means.loc[method, "f1_arrowhead"], abs=5e-4)
 
 
 def _page_rows(text):
-    """(learner, tuner) -> (mean F1, change vs default in %) from the page's summary table."""
+    """(setting, learner, tuner) -> (mean F1, change vs default in %, sd over seeds) from the
+    page's summary table."""
     rows = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 7 and cells[3].endswith("%") and cells[2] not in ("mean F1", "---:"):
-            rows[(cells[0], cells[1])] = (float(cells[2]), float(cells[3].rstrip("%")))
+        if len(cells) == 9 and cells[4].endswith("%") and cells[3] != "mean F1":
+            sd = float(cells[5]) if cells[5] else float("nan")
+            rows[tuple(cells[:3])] = (float(cells[3]), float(cells[4].rstrip("%")), sd)
     return rows
 
 
-def test_otsl_reproduction_on_one_small_problem(tmp_path):
+def _refit_fges(setting, tuner, chosen):
+    """The FGES configuration a reproduction row names, built by hand."""
     import ast
 
+    from skbn.learners import FGES
+    from skbn.scores import BIC, EBIC
+
+    params = ast.literal_eval(chosen) if isinstance(chosen, str) else {}
+    if setting == "authors":
+        return FGES("bic", **params)
+    if tuner == "default":
+        return FGES(BIC())
+    return FGES(EBIC(gamma=0.0)).set_params(**params)
+
+
+def test_otsl_reproduction_on_one_small_problem(tmp_path):
+    import numpy as np
     import pandas as pd
 
     from skbn.datasets import load_network
-    from skbn.learners import FGES
     from skbn.metrics import precision_recall_f1, shd
 
     out = tmp_path / "otsl.md"
     _run(
         [
             EXAMPLES / "reproduce_otsl.py", "--quick", "--networks", "asia", "--sizes", "300",
-            "--families", "OrderMCMC", "FGES", "--jobs", "1", "--out", out,
+            "--seeds", "0", "1", "--families", "OrderMCMC", "FGES", "--jobs", "1", "--out", out,
         ],
         tmp_path,
     )  # fmt: skip
     rows = pd.read_csv(out.with_suffix(".csv"))
-    assert {"OTSL", "OCT", "StARS", "in-sample BIC"} <= set(rows.tuner)
-    assert set(rows.family) == {"OrderMCMC", "FGES"}
+    assert {"OCT", "StARS", "in-sample BIC", "OTSL (common BIC)", "OTSL (authors' scorer)"} <= set(
+        rows.tuner
+    )
+    assert set(rows.family) == {"OrderMCMC", "FGES"} and set(rows.seed) == {0, 1}
     # every FGES row is what refitting its chosen configuration on the same sample gives
     bn = load_network("asia")
-    X = bn.sample(300, random_state=0)
     for row in rows[rows.family == "FGES"].itertuples():
-        params = ast.literal_eval(row.chosen) if isinstance(row.chosen, str) else {}
-        graph = FGES("bic", **params).fit(X).graph_
+        X = bn.sample(300, random_state=row.seed)
+        graph = _refit_fges(row.setting, row.tuner, row.chosen).fit(X).graph_
         assert row.f1 == pytest.approx(precision_recall_f1(bn.graph, graph).f1, abs=1e-12)
         assert row.shd == shd(bn.graph, graph)
-    # the page's summary is the CSV's: mean F1 per (learner, tuner), change against default
+    # the page's summary is the CSV's: mean F1, change against the default on the same
+    # problems, and the spread of that change over the two seeds
     page = _page_rows(out.read_text())
-    for (family, tuner), part in rows.groupby(["family", "tuner"]):
-        f1 = part.f1.mean()
-        default = rows[(rows.family == family) & (rows.tuner == "default")].f1.mean()
-        assert page[(family, tuner)][0] == pytest.approx(f1, abs=5e-4)
-        assert page[(family, tuner)][1] == pytest.approx(100 * (f1 - default) / default, abs=0.05)
+    titles = {"paper": "paper as stated", "authors": "authors' code"}
+    for (setting, family, tuner), part in rows.groupby(["setting", "family", "tuner"]):
+        default = rows[(rows.setting == setting) & (rows.family == family)]
+        default = default[default.tuner == "default"].set_index("seed").f1
+        f1, base = part.f1.mean(), default.loc[part.seed].mean()
+        got = page[(titles[setting], family, tuner)]
+        assert got[0] == pytest.approx(f1, abs=5e-4)
+        assert got[1] == pytest.approx(100 * (f1 - base) / base, abs=0.05)
+        if tuner != "default":
+            by_seed = 100 * (part.set_index("seed").f1 - default) / default
+            assert got[2] == pytest.approx(np.std(by_seed, ddof=1), abs=0.05)
 
 
 def test_otsl_reproduction_merges_parts(tmp_path):
+    import pandas as pd
+
     out = tmp_path / "otsl.md"
-    base = [EXAMPLES / "reproduce_otsl.py", "--quick", "--networks", "asia", "--sizes", "300"]
-    base += ["--tuners", "BIC", "--jobs", "1", "--out", out]
+    head = [EXAMPLES / "reproduce_otsl.py", "--quick", "--networks", "asia", "--sizes", "300"]
+    head += ["--settings", "paper", "--jobs", "1", "--out", out]
+    base = [*head, "--tuners", "OTSL", "BIC"]
     _run([*base, "--families", "FGES"], tmp_path)
     _run([*base, "--families", "PCStable", "--merge"], tmp_path)
+    first = pd.read_csv(out.with_suffix(".csv"))
     _run([*base, "--families", "PCStable", "--merge"], tmp_path)  # replaces, does not add
-    text = out.read_text()
-    assert "| FGES | in-sample BIC |" in text and "| PCStable | in-sample BIC |" in text
-    assert text.count("--families PCStable --merge") == 2  # every contributing command
-    rows = out.with_suffix(".csv").read_text().splitlines()[1:]
-    assert len(rows) == 6  # (default, OTSL, BIC) x (FGES, PCStable), none doubled
+    again = pd.read_csv(out.with_suffix(".csv"))
+    # (default, three OTSL scorers, BIC) for FGES, (default, two OTSL scorers, BIC) for PC
+    assert sorted(again.groupby("family").size().items()) == [("FGES", 5), ("PCStable", 4)]
+    pd.testing.assert_frame_equal(
+        first.drop(columns="seconds"), again.drop(columns="seconds"), check_like=True
+    )
+    # a run of one tuner replaces that tuner's rows and keeps the others
+    _run([*head, "--tuners", "AIC", "--families", "FGES", "--merge"], tmp_path)
+    merged = pd.read_csv(out.with_suffix(".csv"))
+    assert sorted(merged.groupby("family").size().items()) == [("FGES", 6), ("PCStable", 4)]
+    runs = (out.with_suffix(".runs.json")).read_text()
+    assert runs.count("--families PCStable --merge") == 2  # every contributing command
 
 
 def test_interval_reproduction_on_sachs(tmp_path):
+    import numpy as np
+    import pandas as pd
+
     out = tmp_path / "interval.md"
     _run(
         [
-            EXAMPLES / "reproduce_interval.py", "--networks", "sachs", "--points", "400",
-            "--subsamples", "2", "--jobs", "1", "--out", out,
+            EXAMPLES / "reproduce_interval.py", "--networks", "sachs", "--points", "800",
+            "--replicates", "2", "--subsamples", "2", "--jobs", "1", "--out", out,
         ],
         tmp_path,
     )  # fmt: skip
-    assert "| sachs | 400 |" in out.read_text()
+    raw = pd.read_csv(out.with_suffix(".csv"))
+    assert set(raw.replicate) == {0, 1} and set(raw.sample_size) == {100, 200, 400}
+    assert len(raw) == 2 * 3 * 2 * 6  # replicates x sizes x subsamples x learners
+    # the page's per-size correlations and winners are those of the learners' means
+    means = raw.groupby(["estimator", "sample_size"])[["phd", "shd"]].mean()
+    page = {}
+    for line in out.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[0] == "sachs" and cells[2].isdigit():
+            page[int(cells[2])] = cells[3:]
+    assert sorted(page) == [100, 200, 400]
+    # a size where one measure is constant over the learners has no correlation
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for size, (corr, without, best_phd, best_shd) in page.items():
+            part = means.xs(size, level="sample_size")
+            expected = np.corrcoef(part.phd, part.shd)[0, 1]
+            assert (corr == "" and np.isnan(expected)) or float(corr) == pytest.approx(
+                expected, abs=5e-3
+            )
+            rest = part.drop(index="BDeu(10)")
+            expected = np.corrcoef(rest.phd, rest.shd)[0, 1]
+            assert (without == "" and np.isnan(expected)) or float(without) == pytest.approx(
+                expected, abs=5e-3
+            )
+            assert best_phd == part.phd.idxmin() and best_shd == part.shd.idxmin()
 
 
 def test_pef_reproduction_small(tmp_path):
+    import pandas as pd
+
+    from skbn.datasets import make_problem
+    from skbn.ensemble import PEFLearner
+    from skbn.learners import FGES
+
     out = tmp_path / "pef.md"
     _run(
         [
@@ -148,4 +261,15 @@ def test_pef_reproduction_small(tmp_path):
         ],
         tmp_path,
     )  # fmt: skip
-    assert "| asia |" in out.read_text()
+    rows = pd.read_csv(out.with_suffix(".csv"))
+    assert sorted(rows.method) == ["FGES", "P/FGES", "P/PCStable", "PCStable"]
+    problem = make_problem("asia", n_nodes=100, n_samples=1000, random_state=0)
+    _check_against_refit(rows, "P/FGES", PEFLearner(FGES("bic"), n_jobs=1), problem)
+    _check_against_refit(rows, "FGES", FGES("bic"), problem)
+    page = [c for c in _table_rows(out.read_text(), 7) if c[0] == "asia"]
+    assert len(page) == len(rows)
+    for _, p, method, adj, arrow, d, _ in page:
+        row = rows[rows.method == method].iloc[0]
+        assert (int(p), float(adj), float(arrow), int(d)) == (
+            row.p, round(row.f1_adjacency, 3), round(row.f1_arrowhead, 3), row.shd
+        )  # fmt: skip

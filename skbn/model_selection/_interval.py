@@ -463,6 +463,13 @@ class InterValSearchCV(StructureSearchCV):
     with the lowest mean PHD wins (ties: the first). Attributes are those of GridSearchCV,
     plus ``agreement_`` and ``graph_``.
 
+    This search is skbn's extension of the paper, which compares a few learners by their
+    learning curves and does not tune hyperparameters: configurations of one learner tend
+    to agree more with each other than different learners do, and the paper's evidence
+    (see the Intersection-Validation experiment in the docs) is for ranking learners, with
+    a correlation to the truth's ranking that rests largely on telling a clearly worse
+    learner apart from the rest.
+
     Parameters
     ----------
     estimator : estimator
