@@ -82,9 +82,10 @@ def add_parser(commands) -> None:
     )
     tune.add_argument(
         "--scoring",
-        default="bic",
-        help="structure scorer: ebic, bdeu, bic, aic or loglik, or 'normalised-ebic:P' for "
-        "OTSL's EBIC with gamma = (P - 1) / P_max (default: bic)",
+        default="auto",
+        help="structure scorer: auto (AIC on discrete data, BIC on continuous data), ebic, "
+        "bdeu, bic, aic or loglik, or 'normalised-ebic:P' for OTSL's EBIC with "
+        "gamma = (P - 1) / P_max (default: auto)",
     )
     tune.add_argument("--resamples", type=int, default=10, help="bootstrap rounds (default: 10)")
     tune.add_argument("--plot", type=Path, help="draw the score against the first --param")

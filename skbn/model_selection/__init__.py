@@ -28,6 +28,7 @@ from skbn.model_selection._oct import (
 from skbn.model_selection._otsl import InSampleSearchCV, OTSLRandomSearchCV, OTSLSearchCV
 from skbn.model_selection._scorers import (
     aic_scorer,
+    auto_scorer,
     bdeu_scorer,
     bic_scorer,
     ebic_scorer,
@@ -58,6 +59,7 @@ __all__ = [
     "OutOfSampleBootstrap",
     "StARSSearchCV",
     "aic_scorer",
+    "auto_scorer",
     "bdeu_scorer",
     "bic_scorer",
     "ebic_scorer",

@@ -117,7 +117,11 @@ def search_outputs() -> dict:
     Xg = gaussian_problem()
     out = {}
     otsl = OTSLSearchCV(
-        HillClimb(EBIC()), {"criterion__gamma": [0, 0.5, 1]}, n_resamples=3, random_state=0
+        HillClimb(EBIC()),
+        {"criterion__gamma": [0, 0.5, 1]},
+        scoring="bic",
+        n_resamples=3,
+        random_state=0,
     ).fit(X)
     out["otsl"] = {
         "mean": [_float(v) for v in otsl.cv_results_["mean_test_score"]],
