@@ -194,6 +194,8 @@ class InterValScorer:
     -2.0
     """
 
+    _takes_checked_data = True  # it reads only the estimator's graph_
+
     def __init__(self, reference: PartialGraph) -> None:
         if not isinstance(reference, PartialGraph):
             raise TypeError("reference must be a PartialGraph (see agreement_graph).")

@@ -75,8 +75,9 @@ class OTSLSearchCV(StructureSearchCV):
         paper's Algorithm 3): a configuration's own penalty lowers its held-out score, so
         over a grid of gamma ``"ebic"`` is biased towards gamma = 0 and rarely tunes it.
         :func:`~skbn.model_selection.make_normalised_ebic_scorer` is the authors' code's
-        EBIC(norm). Also ``"loglik"``. A callable is any structure scorer; a list of names
-        or a dict of scorers evaluates several (then ``refit`` names the one that picks).
+        EBIC(norm). Also ``"loglik"``. A callable ``scorer(estimator, X_test)`` gets the
+        held-out rows as a DataFrame, as in scikit-learn; a list of names or a dict of
+        scorers evaluates several (then ``refit`` names the one that picks).
     n_resamples : int, default=10
     random_state : int, RandomState instance or None, default=None
         Seeds the resampling; results do not depend on ``n_jobs``.{search}

@@ -53,6 +53,8 @@ def _fitted_graph(learner):
 class _StructureScorer:
     """Scores ``graph_`` on held-out data with a score chosen per estimator and data."""
 
+    _takes_checked_data = True  # the resampling engine may hand it encoded data
+
     def __init__(self, choose, name: str, doc: str | None = None) -> None:
         self._choose = choose
         self._name = name
@@ -377,6 +379,7 @@ def get_structure_scorer(scoring):
 
 
 class _TruthScorer:
+    _takes_checked_data = True  # it reads only the estimator's graph_
     _METRICS = {
         "f1": lambda t, g: precision_recall_f1(t, g).f1,
         "f1_adjacency": f1_adjacency,

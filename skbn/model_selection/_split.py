@@ -30,6 +30,8 @@ class OutOfSampleBootstrap:
     with one difference from :class:`OTSLSearchCV`: a split that scores NaN (a learned PDAG
     with no DAG extension) makes scikit-learn's mean NaN, where OTSLSearchCV leaves it out of
     the mean (``min_finite_fraction``) and counts the finite splits in ``cv_results_``.
+    ``OTSLSearchCV(min_finite_fraction=1)`` ranks as scikit-learn does: a configuration with
+    any NaN split gets a NaN mean and comes last.
 
     Parameters
     ----------

@@ -409,3 +409,43 @@ def test_the_default_scoring_tunes_gaussian_ebic():
     assert search.best_params_["criterion__gamma"] > 0
     start = clone(learner).fit(X)
     assert f1_adjacency(truth, search.graph_) > f1_adjacency(truth, start.graph_) + 0.03
+
+
+def test_grid_search_with_the_splitter_agrees_with_otsl_that_ranks_only_all_finite(asia):
+    # scikit-learn averages a NaN split into a NaN mean and ranks it last; OTSLSearchCV does the
+    # same with min_finite_fraction=1 (and leaves NaN splits out of the mean below that)
+    bn, X = asia
+
+    def count(rows):  # a fact of the held-out rows, whatever their index
+        return int((rows["bronc"].astype(str) == str(X["bronc"].iloc[0])).sum())
+
+    def scorer(estimator, rows, y=None):
+        assert isinstance(rows, pd.DataFrame)  # a user's scorer gets a DataFrame
+        if estimator.level == 1 and count(rows) % 2 == 0:
+            return float("nan")
+        return count(rows) / 1000 - estimator.level
+
+    grid = {"level": [1, 2, 3]}
+    splitter = OutOfSampleBootstrap(4, random_state=0)
+    parities = [count(X.iloc[test]) % 2 for _, test in splitter.split(X)]
+    assert 0 in parities and 1 in parities  # level 1 has both NaN and finite splits
+    learner = fixed_graph_learner(bn.graph)
+    with pytest.warns(UserWarning, match="non-finite"):
+        sk = GridSearchCV(learner, grid, scoring=scorer, cv=splitter, refit=False).fit(X)
+    with pytest.warns(UserWarning, match="fewer than"):
+        otsl = OTSLSearchCV(
+            learner, grid, scoring=scorer, n_resamples=4, random_state=0, refit=False,
+            min_finite_fraction=1.0,
+        ).fit(X)  # fmt: skip
+    np.testing.assert_array_equal(
+        sk.cv_results_["mean_test_score"], otsl.cv_results_["mean_test_score"]
+    )
+    np.testing.assert_array_equal(
+        sk.cv_results_["rank_test_score"], otsl.cv_results_["rank_test_score"]
+    )
+    assert sk.best_index_ == otsl.best_index_ == 1
+    lenient = OTSLSearchCV(
+        learner, grid, scoring=scorer, n_resamples=4, random_state=0, refit=False,
+        min_finite_fraction=0.0,
+    ).fit(X)  # fmt: skip
+    assert lenient.best_index_ == 0  # level 1's finite splits are averaged and it wins
