@@ -504,8 +504,8 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
         "# OTSL: out-of-sample tuning of structure learners"
         + (" (quick setting)" if args.quick else ", with the paper's grids"),
         "",
-        f"Regenerate with {commands}; minutes on a {os.cpu_count()}-core machine. Merged runs "
-        "share one setting (the deviations below).",
+        f"Regenerate with {commands} (minutes each on a {os.cpu_count()}-core machine). "
+        "Merged runs share one setting (the deviations below).",
         "",
         f"Problems: {', '.join(networks)}, discrete data sampled from the bundled networks with "
         f"random_state = seed ({len(seeds)} seed{'s' if len(seeds) > 1 else ''}); "

@@ -231,41 +231,19 @@ loglik_scorer = _scorer(
 auto_scorer = _StructureScorer(
     _ByKind({"discrete": "aic"}, otherwise="bic"),
     "auto_scorer",
-    """OTSLSearchCV's default: AIC of the structure on discrete held-out data, BIC
-(GaussianBIC) on continuous held-out data; the same score for every configuration.
-
-Chosen by measurement (``examples/benchmarks/otsl_scoring.py``, docs page "OTSL's default
-held-out score"): on discrete data the test bootstraps are small beside the size of the
-conditional probability tables, and held-out BIC picked the sparsest configuration of a gamma
-grid in nearly every run, costing F1 that held-out AIC kept; on linear-Gaussian data (one
-parameter per arc) held-out BIC came closer to the best configuration on the grid than AIC,
-which under-penalised at n = 200.
-
-Parameters
-----------
-estimator : structure learner or Pipeline ending in one
-    Fitted; its ``graph_`` is scored.
-X : DataFrame or array-like
-    Held-out data; the network's parameters are estimated on it.
-y : None
-    Ignored.
-
-Returns
--------
-float
-    Higher is better; NaN for a PDAG with no consistent DAG extension.
-
-Examples
---------
->>> from skbn.datasets import load_network
->>> from skbn.learners import HillClimb
->>> from skbn.scores import AIC
->>> X = load_network("asia").sample(1000, random_state=0)
->>> hc = HillClimb().fit(X.iloc[:800])
->>> held_out = X.iloc[800:]
->>> auto_scorer(hc, held_out) == AIC().score_graph(hc.graph_, held_out)
-True
-""",
+    _SCORER_DOC.format(
+        summary="OTSLSearchCV's default: AIC of the structure on discrete held-out data, BIC "
+        "(GaussianBIC) on continuous held-out data; the same score for every configuration.\n\n"
+        "Chosen by measurement (``examples/benchmarks/otsl_scoring.py``, docs page \"OTSL's "
+        'default held-out score"): on discrete data the test bootstraps are small beside the '
+        "conditional probability tables, and held-out BIC picked the sparsest configuration "
+        "of a gamma grid in nearly every run, costing F1 that held-out AIC kept; on "
+        "linear-Gaussian data (one parameter per arc) held-out BIC came closer to the best "
+        "configuration of the grid than AIC, which under-penalised at n = 200.",
+        name="auto_scorer",
+        learner_score="",
+        score="'aic'",
+    ),
 )
 
 _BY_NAME = {
