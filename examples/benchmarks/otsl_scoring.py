@@ -118,7 +118,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--discrete", nargs="*", default=["alarm", "child", "insurance"])
     parser.add_argument(
-        "--gaussian", nargs="*", default=["alarm:100", "child:100", "alarm:400"],
+        "--gaussian", nargs="*", default=["alarm:100", "child:100"],
         help="network:variables for make_problem",
     )  # fmt: skip
     parser.add_argument("--seeds", type=int, default=3)
@@ -165,6 +165,23 @@ def main() -> None:
             f"sparsest configuration in {int(group['bic_sparsest'].sum())} of {len(group)} runs, "
             f"AIC in {int(group['aic_sparsest'].sum())}."
         )
+    lines += ["", "Decision", ""]
+    default = {"discrete": "aic", "gaussian": "bic"}  # OTSLSearchCV(scoring="auto")
+    for kind, group in by_kind:
+        means = {name: group[f"{name}_f1"].mean() for name in ("bic", "aic")}
+        ahead = max(means, key=means.get)
+        verdict = "supports it" if ahead == default[kind] else "does NOT support it"
+        lines.append(
+            f'- {kind} data: `OTSLSearchCV`\'s default `scoring="auto"` uses held-out '
+            f"{default[kind].upper()}; this run {verdict} (held-out {ahead.upper()} is ahead "
+            f"by {abs(means['bic'] - means['aic']):.3f} mean F1)."
+        )
+    lines += [
+        "",
+        "Either way, out-of-sample scores lean sparse on discrete data: the mean pick stays "
+        "below the best configuration of the grid, and a user who can afford it should compare "
+        "OTSL's choice with the learner's default (the OTSL experiment pages do).",
+    ]
     args.out.write_text("\n".join(lines) + "\n")
 
 
