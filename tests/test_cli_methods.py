@@ -44,6 +44,38 @@ def test_tune_writes_results_graph_and_curve(tmp_path, capsys):
     assert png.read_text().lstrip().startswith("<?xml")
 
 
+def test_tune_scores_held_out_structures_with_aic_on_discrete_data_by_default(tmp_path, capsys):
+    import numpy as np
+
+    from skbn.datasets import make_problem
+    from skbn.learners import HillClimb
+    from skbn.model_selection import OTSLSearchCV, aic_scorer
+    from skbn.scores import BIC
+
+    results = tmp_path / "r.csv"
+    argv = [
+        "tune", "--network", "asia", "-n", "1000", "--learner", "hc", "--random-state", "0",
+        "--param", "criterion__penalty_discount=1,4", "--resamples", "3",
+        "--results", str(results), "--quiet",
+    ]  # fmt: skip
+    _run(argv, capsys)
+    X, _ = make_problem("asia", n_samples=1000, kind="discrete", random_state=0)
+    grid = {"criterion__penalty_discount": [1, 4]}
+    search = OTSLSearchCV(
+        HillClimb(BIC(), random_state=0), grid, scoring=aic_scorer, n_resamples=3, random_state=0
+    ).fit(X)
+    np.testing.assert_allclose(
+        pd.read_csv(results)["mean_score"], search.cv_results_["mean_test_score"], rtol=1e-12
+    )
+
+
+def test_tune_refuses_an_unknown_scoring_before_loading_data(tmp_path, capsys):
+    missing = tmp_path / "no_such.csv"
+    code = main(["tune", str(missing), "--param", "alpha=1", "--scoring", "bics"])
+    assert code == 2
+    assert "scoring must be one of" in capsys.readouterr().err
+
+
 def test_tune_names_an_unknown_parameter(capsys):
     code = main(["tune", "--network", "asia", "--param", "penalty=1,2", "--quiet"])
     assert code == 2

@@ -116,6 +116,7 @@ def run(args) -> None:
     from skbn.model_selection import OTSLSearchCV
 
     output_format(args.out, args.format)  # a bad --out fails before the search
+    scorer = _scorer(args.scoring)  # and so does a bad --scoring
     X, truth, source = load_source(args)
     kind = check_data(X).kind
     learner = learner_from_spec(args.learner, kind, args.random_state)
@@ -131,7 +132,7 @@ def run(args) -> None:
     search = OTSLSearchCV(
         learner,
         grid,
-        scoring=_scorer(args.scoring),
+        scoring=scorer,
         n_resamples=args.resamples,
         random_state=args.random_state,
         n_jobs=args.jobs,
@@ -139,6 +140,11 @@ def run(args) -> None:
     ).fit(X)
     print(f"data        {source}")
     print(f"learner     {learner!r}")
+    held_out = {"discrete": "AIC", "gaussian": "BIC"}.get(kind, "BIC")
+    print(
+        f"held-out    {scorer!r}"
+        + (f" ({held_out} on {kind} data)" if args.scoring == "auto" else "")
+    )
     print(f"chosen      {search.best_params_} in {time.perf_counter() - start:.1f} s")
     for name, value in _at_grid_edge(grid, search.best_params_).items():
         print(
