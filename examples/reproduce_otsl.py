@@ -359,30 +359,50 @@ def run_problem(family: Family, network: str, n: int, seed: int, args):
             for v in values
         ]
         marks = {label: params[family.penalty] for label, params in chosen_by.items()}
-        curve = (family, values, f1s, marks)
+        curve = {
+            "setting": family.setting,
+            "n": n,
+            "seed": seed,
+            "penalty": family.penalty,
+            "top": family.penalty_top,
+            "values": [float(v) for v in values],
+            "f1": [float(v) for v in f1s],
+            "marks": {k: float(v) for k, v in marks.items()},
+        }
     return rows, curve
 
 
-def figure(curves: dict, path: Path) -> None:
-    keys = sorted(curves)
-    fig, axes = plt.subplots(1, len(keys), figsize=(5 * len(keys), 3.8), squeeze=False)
-    for ax, key in zip(axes[0], keys):
-        family, values, f1s, marks = curves[key]
-        setting, n = key
-        if family.penalty == "criterion__gamma":
-            xs = [v / family.penalty_top for v in values]
-            label = f"normalised gamma' = gamma / {family.penalty_top:g}"
+def figure(curves: list[dict], path: Path) -> None:
+    """F1 of every configuration against its normalised penalty, one panel per curve."""
+    curves = sorted(curves, key=lambda c: (SETTINGS.index(c["setting"]), c["n"]))
+    columns = min(2, len(curves))
+    rows = -(-len(curves) // columns)
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(5.2 * columns, 3.8 * rows), squeeze=False
+    )  # fmt: skip
+    styles = [("#c92a2a", "--"), ("#1864ab", ":"), ("#2b8a3e", "-."), ("#e67700", (0, (1, 3)))]
+    for ax, curve in zip(axes.flat, curves):
+        top, values = curve["top"], curve["values"]
+        if curve["penalty"] == "criterion__gamma":
+            xs = [v / top for v in values]
+            label = f"normalised gamma' = gamma / {top:g}"
         else:
-            xs = [(v - 1) / family.penalty_top for v in values]
-            label = f"normalised gamma = (P - 1) / {family.penalty_top:g}"
-        ax.plot(xs, f1s, marker="o", color="#333333", label="F1 of the configuration")
-        for (tuner, value), color, style in zip(marks.items(), ("#c92a2a", "#1864ab"), ("--", ":")):
-            k = list(values).index(value)
+            xs = [(v - 1) / top for v in values]
+            label = f"normalised gamma = (P - 1) / {top:g}"
+        ax.plot(xs, curve["f1"], marker="o", color="#333333", label="F1 of the configuration")
+        for (tuner, value), (color, style) in zip(curve["marks"].items(), styles):
+            k = values.index(value)
             ax.axvline(xs[k], color=color, linestyle=style, label=f"{tuner}'s choice")
         ax.set_xlabel(label)
         ax.set_ylabel("F1 against the true CPDAG")
-        ax.set_title(f"HillClimb on alarm, n={n:,} ({SETTING_TITLE[setting]})", fontsize=9)
+        ax.set_title(
+            f"HillClimb on alarm, n={curve['n']:,}, seed {curve['seed']} "
+            f"({SETTING_TITLE[curve['setting']]})",
+            fontsize=9,
+        )
         ax.legend(fontsize=7, frameon=False)
+    for ax in list(axes.flat)[len(curves) :]:
+        ax.set_visible(False)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -655,6 +675,10 @@ def main() -> None:
         if log.exists():
             earlier_runs = json.loads(log.read_text(encoding="utf-8"))
     rows, curves = [], {}
+    curve_log = out.with_name(f"{out.stem}_curves.json")
+    if args.merge and curve_log.exists():
+        for c in json.loads(curve_log.read_text(encoding="utf-8")):
+            curves[(c["setting"], c["n"])] = c
     keys = ["setting", "family", "network", "n", "seed"]
 
     def save(complete: bool) -> None:
@@ -676,7 +700,8 @@ def main() -> None:
         log.write_text(json.dumps(runs, indent=1), encoding="utf-8")
         figure_path = out.with_name(f"{out.stem}_f1_vs_gamma.png")
         if curves:  # the figure needs HillClimb on alarm
-            figure(curves, figure_path)
+            curve_log.write_text(json.dumps(list(curves.values()), indent=1), encoding="utf-8")
+            figure(list(curves.values()), figure_path)
         name = figure_path.name if figure_path.exists() else None
         out.write_text(markdown(results, args, name, runs), encoding="utf-8")
 
