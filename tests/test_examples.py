@@ -244,6 +244,12 @@ def test_interval_reproduction_on_sachs(tmp_path):
                 expected, abs=5e-3
             )
             assert best_phd == part.phd.idxmin() and best_shd == part.shd.idxmin()
+    # the conclusion counts the sizes where the correlation without BDeu(10) is below 0.5
+    withouts = [float(w) for _, w, _, _ in page.values() if w != ""]
+    low = sum(w < 0.5 for w in withouts)
+    assert f"below 0.5 at {'only ' if 4 * low < len(withouts) else ''}{low} of {len(withouts)}" in (
+        out.read_text()
+    )
 
 
 def test_pef_reproduction_small(tmp_path):
