@@ -515,10 +515,19 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
         sizes = " and ".join(f"{v:,}" for v in sorted(part.n.unique()))
         nets = sorted(part.network.unique())
         missing = sorted(set(networks) - set(nets))
+        family_seeds = sorted(part.seed.unique())
+        # a network present with fewer seeds or sizes than the family (an interrupted run)
+        short = [
+            f"{net} n = {size:,} seed {seed}"
+            for net in nets
+            for size in sorted(part.n.unique())
+            for seed in family_seeds
+            if not ((part.network == net) & (part.n == size) & (part.seed == seed)).any()
+        ]
         coverage.append(
             f"{family} ({SETTING_TITLE[setting]}): n = {sizes}, seeds "
-            f"{', '.join(str(s) for s in sorted(part.seed.unique()))}"
-            + (f", without {', '.join(missing)}" if missing else "")
+            f"{', '.join(str(s) for s in family_seeds)}"
+            + (f", without {', '.join(missing + short)}" if missing or short else "")
         )
     lines = [
         "# OTSL: out-of-sample tuning of structure learners"
