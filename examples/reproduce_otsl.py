@@ -126,7 +126,8 @@ class OwnGammaEBIC:
         return f"OwnGammaEBIC(top={self.top})"
 
 
-#: Held-out scores common to every configuration, from the same search (BIC: skbn's default)
+#: Held-out scores common to every configuration, from the same search (AIC is skbn's
+#: default on discrete data)
 COMMON = {"OTSL (common BIC)": bic_scorer, "OTSL (common AIC)": aic_scorer}
 
 
@@ -155,7 +156,7 @@ def families(quick: bool, setting: str) -> list[Family]:
         PCStable(ChiSquare(), max_cond_size=MAX_COND),
         {"ci_test": [ChiSquare(), GSquare(), ShrinkageMI()], "alpha": [0.05, 0.01, 0.1]},
         # held-out BIC is Algorithm 2 for a configuration without gamma
-        {"OTSL (common BIC)": bic_scorer, "OTSL (common AIC)": aic_scorer},
+        dict(COMMON),
     )
     if setting == "paper":
         gammas = [float(g) for g in range(0, 20, step20)]
@@ -256,8 +257,8 @@ def _run_otsl(family: Family, X, seed: int, labels: list, add, args) -> dict:
         otsl = OTSLSearchCV(
             family.base,
             family.grid,
-            scoring=family.scorers if len(labels) > 1 else family.scorers[labels[0]],
-            refit=labels[0] if len(labels) > 1 else True,
+            scoring=family.scorers,
+            refit=labels[0],
             n_resamples=args.resamples,
             random_state=seed,
             n_jobs=args.jobs,
@@ -267,18 +268,16 @@ def _run_otsl(family: Family, X, seed: int, labels: list, add, args) -> dict:
     n_splits = args.resamples
     chosen_by = {}
     for label in labels:
-        key = label if len(labels) > 1 else "score"
-        finite_key = f"n_finite_splits_{label}" if len(labels) > 1 else "n_finite_splits"
-        index = _best_index(results, key)
+        index = _best_index(results, label)
         params = results["params"][index]
         start = time.perf_counter()
         if label == labels[0]:
             graph = otsl.best_estimator_.graph_
         else:
             graph = clone(family.base).set_params(**params).fit(X).graph_
-        ranked = int(np.isfinite(results[f"mean_test_{key}"]).sum())
+        ranked = int(np.isfinite(results[f"mean_test_{label}"]).sum())
         finite = (
-            f"{int(results[finite_key][index])}/{n_splits} splits; "
+            f"{int(results[f'n_finite_splits_{label}'][index])}/{n_splits} splits; "
             f"{ranked}/{len(results['params'])} configs ranked"
         )
         add(label, graph, search_seconds + time.perf_counter() - start, repr(params), finite)
@@ -517,12 +516,13 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
         missing = sorted(set(networks) - set(nets))
         family_seeds = sorted(part.seed.unique())
         # a network present with fewer seeds or sizes than the family (an interrupted run)
+        present = set(zip(part.network, part.n, part.seed))
         short = [
             f"{net} n = {size:,} seed {seed}"
             for net in nets
             for size in sorted(part.n.unique())
             for seed in family_seeds
-            if not ((part.network == net) & (part.n == size) & (part.seed == seed)).any()
+            if (net, size, seed) not in present
         ]
         coverage.append(
             f"{family} ({SETTING_TITLE[setting]}): n = {sizes}, seeds "

@@ -140,11 +140,8 @@ def run(args) -> None:
     ).fit(X)
     print(f"data        {source}")
     print(f"learner     {learner!r}")
-    held_out = {"discrete": "AIC", "gaussian": "BIC"}.get(kind, "BIC")
-    print(
-        f"held-out    {scorer!r}"
-        + (f" ({held_out} on {kind} data)" if args.scoring == "auto" else "")
-    )
+    family = getattr(scorer, "family_for", lambda kind: None)(kind)
+    print(f"held-out    {scorer!r}" + (f" ({family.upper()} on {kind} data)" if family else ""))
     print(f"chosen      {search.best_params_} in {time.perf_counter() - start:.1f} s")
     for name, value in _at_grid_edge(grid, search.best_params_).items():
         print(

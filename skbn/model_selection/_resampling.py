@@ -248,21 +248,23 @@ def _part(source, rows, columns):
     return _raw_rows(source, rows, columns)
 
 
-def _rows_for(scorer, X):
-    """Rows for a scorer: checked data for ours, a DataFrame for any other callable."""
-    if isinstance(X, (DiscreteData, GaussianData)) and not getattr(
-        scorer, "_takes_checked_data", False
-    ):
-        return X.to_frame()
-    return X
-
-
 def _score(scoring, estimator, X):
-    if isinstance(scoring, Mapping):
-        return {name: float(s(estimator, _rows_for(s, X))) for name, s in scoring.items()}
     if scoring is None:
         return float(estimator.score(X))
-    return float(scoring(estimator, _rows_for(scoring, X)))
+    frame = []  # X decoded once, for the scorers that are not skbn's
+
+    def rows(scorer):
+        if not isinstance(X, (DiscreteData, GaussianData)) or getattr(
+            scorer, "_takes_checked_data", False
+        ):
+            return X
+        if not frame:
+            frame.append(X.to_frame())  # a callable of the user's gets a DataFrame
+        return frame[0]
+
+    if isinstance(scoring, Mapping):
+        return {name: float(s(estimator, rows(s))) for name, s in scoring.items()}
+    return float(scoring(estimator, rows(scoring)))
 
 
 def _fit_one(job: FitJob, source, scoring, train_score, return_estimator, error_score):

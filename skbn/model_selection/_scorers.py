@@ -84,6 +84,11 @@ class _StructureScorer:
     def __repr__(self) -> str:
         return self._name
 
+    def family_for(self, kind: str) -> str | None:
+        """The score family used on held-out data of ``kind`` when the kind alone fixes it."""
+        family = getattr(self._choose, "family", None)
+        return family(kind) if callable(family) else None
+
 
 def _criterion(learner, data):
     """The learner's score as an object for ``data`` (a family name is resolved), or None."""
@@ -130,8 +135,11 @@ class _ByKind:
         self.families = families
         self.otherwise = otherwise
 
+    def family(self, kind: str) -> str:
+        return self.families.get(kind, self.otherwise)
+
     def __call__(self, learner, data):
-        return SCORES.resolve(self.families.get(data.kind, self.otherwise), data.kind)
+        return SCORES.resolve(self.family(data.kind), data.kind)
 
 
 class _Fixed:
