@@ -176,11 +176,24 @@ def partial_correlation(corr, x, y, cond):
     idx[0] = x
     idx[1] = y
     idx[2:] = cond
-    a = np.empty((k, 2 * k))
+    return _partial_correlation_of(corr, idx, k, np.empty((k, k + 2)))
+
+
+@njit(cache=True, nogil=True)
+def _partial_correlation_of(corr, idx, k, a):
+    """:func:`partial_correlation` of ``idx[0]``, ``idx[1]`` given ``idx[2:k]``, in scratch ``a``.
+
+    ``a`` has at least ``k`` rows and ``k + 2`` columns. Gauss-Jordan on ``[R | e0 e1]``, ``R``
+    the correlation block: only two columns of the inverse are read, and a column's updates
+    read only itself and the pivot column, so the columns left of the pivot and the other
+    columns of the inverse are never touched; the two read are computed by the same operations
+    as a full inversion.
+    """
     for i in range(k):
         for j in range(k):
             a[i, j] = corr[idx[i], idx[j]]
-            a[i, k + j] = 1.0 if i == j else 0.0
+        a[i, k] = 1.0 if i == 0 else 0.0
+        a[i, k + 1] = 1.0 if i == 1 else 0.0
     for col in range(k):
         pivot = col
         for r in range(col + 1, k):
@@ -189,17 +202,17 @@ def partial_correlation(corr, x, y, cond):
         if abs(a[pivot, col]) < 1e-12:
             return 0.0
         if pivot != col:
-            for j in range(2 * k):
+            for j in range(col, k + 2):
                 tmp = a[col, j]
                 a[col, j] = a[pivot, j]
                 a[pivot, j] = tmp
         inv = 1.0 / a[col, col]
-        for j in range(2 * k):
+        for j in range(col + 1, k + 2):
             a[col, j] *= inv
         for r in range(k):
             if r != col and a[r, col] != 0.0:
                 f = a[r, col]
-                for j in range(2 * k):
+                for j in range(col + 1, k + 2):
                     a[r, j] -= f * a[col, j]
     pxx = a[0, k]
     pyy = a[1, k + 1]
@@ -319,6 +332,12 @@ def _pair_and_parents(i, j, indptr, indices):
     """``[i, j]`` followed by the union of their parents (CSR lists), i and j left out."""
     cap = 2 + (indptr[i + 1] - indptr[i]) + (indptr[j + 1] - indptr[j])
     buf = np.empty(cap, dtype=np.int64)
+    return buf[: _pair_and_parents_into(i, j, indptr, indices, buf)]
+
+
+@njit(cache=True, nogil=True)
+def _pair_and_parents_into(i, j, indptr, indices, buf):
+    """:func:`_pair_and_parents` written into ``buf``; returns how many it holds."""
     buf[0] = i
     buf[1] = j
     size = 2
@@ -335,7 +354,18 @@ def _pair_and_parents(i, j, indptr, indices):
             if not seen:
                 buf[size] = u
                 size += 1
-    return buf[:size]
+    return size
+
+
+@njit(cache=True, nogil=True)
+def _pvalue_given_parents(corr, n, i, j, indptr, indices, idx, scratch):
+    """Two-sided Fisher-z p-value of (i, j | pa(i) + pa(j)), with scratch buffers."""
+    k = _pair_and_parents_into(i, j, indptr, indices, idx)
+    dof = n - (k - 2) - 3
+    z = 0.0
+    if dof > 0:
+        z = math.sqrt(dof) * math.atanh(_partial_correlation_of(corr, idx, k, scratch))
+    return math.erfc(abs(z) / math.sqrt(2.0))
 
 
 @njit(cache=True, parallel=True)
@@ -347,10 +377,53 @@ def fisher_z_pvalues_given_parents(corr, n, pairs, indptr, indices):
     """
     m = pairs.shape[0]
     out = np.empty(m)
-    for e in prange(m):
-        idx = _pair_and_parents(pairs[e, 0], pairs[e, 1], indptr, indices)
-        z = fisher_z(corr, n, idx[0], idx[1], idx[2:])
-        out[e] = math.erfc(abs(z) / math.sqrt(2.0))
+    kmax = 2 + 2 * _max_in_degree(indptr)
+    n_chunks = min(m, 4096)  # scratch buffers per chunk, not per pair
+    for c in prange(n_chunks):
+        idx = np.empty(kmax, dtype=np.int64)
+        scratch = np.empty((kmax, kmax + 2))
+        for e in range(c * m // n_chunks, (c + 1) * m // n_chunks):
+            out[e] = _pvalue_given_parents(
+                corr, n, pairs[e, 0], pairs[e, 1], indptr, indices, idx, scratch
+            )
+    return out
+
+
+@njit(cache=True)
+def _max_in_degree(indptr):
+    best = 0
+    for v in range(indptr.shape[0] - 1):
+        best = max(best, indptr[v + 1] - indptr[v])
+    return best
+
+
+@njit(cache=True, parallel=True)
+def fisher_z_pvalues_across_labels(corr, n, label, indptr, indices):
+    """:func:`fisher_z_pvalues_given_parents` for every pair ``i < j`` with different labels.
+
+    Returns the p-values of all ``p (p - 1) / 2`` pairs ``i < j`` flat, in row-major order
+    (the order of ``numpy.triu_indices(p, 1)``), with 2.0 for pairs of equal labels, so the
+    pairs are never formed as an array. Row ``t`` is done with row ``p - 1 - t`` to balance
+    the threads.
+    """
+    p = corr.shape[0]
+    out = np.empty(p * (p - 1) // 2)
+    kmax = 2 + 2 * _max_in_degree(indptr)
+    for t in prange((p + 1) // 2):
+        idx = np.empty(kmax, dtype=np.int64)
+        scratch = np.empty((kmax, kmax + 2))
+        for side in range(2):
+            i = np.int64(t) if side == 0 else np.int64(p - 1 - t)
+            if side == 1 and i == t:
+                continue
+            base = i * (2 * p - i - 1) // 2 - i - 1  # flat position of (i, j) is base + j
+            for j in range(i + 1, p):
+                if label[i] == label[j]:
+                    out[base + j] = 2.0
+                else:
+                    out[base + j] = _pvalue_given_parents(
+                        corr, n, i, j, indptr, indices, idx, scratch
+                    )
     return out
 
 
@@ -369,4 +442,23 @@ def fisher_z_pvalues_given_parents_from_data(Z, pairs, indptr, indices):
         block = correlation_block(Z, idx)
         z = fisher_z(block, n, 0, 1, np.arange(2, idx.shape[0]))
         out[e] = math.erfc(abs(z) / math.sqrt(2.0))
+    return out
+
+
+@njit(cache=True, parallel=True)
+def correlation_distance(corr):
+    """``1 - |r|`` made symmetric, clipped at 0, with a zero diagonal, in one pass.
+
+    Entry (i, j) is ``(max(1 - |r_ij|, 0) + max(1 - |r_ji|, 0)) / 2``: the same numbers as
+    ``numpy`` clipping, zeroing the diagonal and averaging with the transpose, without the
+    four temporary ``(p, p)`` arrays.
+    """
+    p = corr.shape[0]
+    out = np.empty((p, p))
+    for i in prange(p):
+        out[i, i] = 0.0
+        for j in range(i + 1, p):
+            d = (max(1.0 - abs(corr[i, j]), 0.0) + max(1.0 - abs(corr[j, i]), 0.0)) / 2
+            out[i, j] = d
+            out[j, i] = d
     return out

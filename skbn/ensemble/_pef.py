@@ -3,20 +3,22 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from numbers import Real
 
 import numpy as np
 from scipy import stats
-from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.cluster.hierarchy import fcluster, linkage, maxdists
 from scipy.spatial.distance import squareform
 from sklearn.utils import check_random_state
 
 from skbn._kernels.ci import (
     correlation_block,
+    correlation_distance,
     fisher_z,
-    fisher_z_pvalues_given_parents,
+    fisher_z_pvalues_across_labels,
     fisher_z_pvalues_given_parents_from_data,
 )
 from skbn._kernels.gaussian import residual_variance
@@ -33,7 +35,7 @@ from skbn.graph._convert import from_adjacency, to_adjacency
 from skbn.learners import FGES
 from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.utils._numeric import significant
-from skbn.utils._parallel import N_JOBS_CONSTRAINT
+from skbn.utils._parallel import N_JOBS_CONSTRAINT, numba_threads
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions
 
 __all__ = ["PEFLearner", "partition_variables"]
@@ -75,23 +77,21 @@ def partition_variables(corr: np.ndarray, min_cluster_fraction: float = 0.05) ->
         return [np.arange(1)]
     # |r| of a copied (or affinely transformed) column rounds to slightly above 1; a
     # negative distance would make scipy's linkage refuse the whole problem
-    D = np.clip(1.0 - np.abs(corr), 0.0, None)
-    np.fill_diagonal(D, 0.0)
-    D = (D + D.T) / 2
+    D = correlation_distance(np.ascontiguousarray(corr, dtype=np.float64))
     Z = linkage(squareform(D, checks=False), method="average")
     min_size = max(2, math.ceil(min_cluster_fraction * p))
-    best_k, best_labels = 0, np.ones(p, dtype=np.int64)
-    for n_clusters in range(1, p):
-        labels = fcluster(Z, n_clusters, criterion="maxclust")
-        n_large = int(np.sum(np.bincount(labels)[1:] >= min_size))
-        if n_large > best_k:
-            best_k, best_labels = n_large, labels
-    members = [np.flatnonzero(best_labels == c) for c in np.unique(best_labels)]
+    n_clusters = _most_large_clusters_cut(Z, min_size)
+    labels = fcluster(Z, n_clusters, criterion="maxclust") if n_clusters else np.ones(p, int)
+    members = [np.flatnonzero(labels == c) for c in np.unique(labels)]
     # merge small clusters by average linkage until every cluster is large
-    M = np.zeros((p, len(members)))
+    label = np.empty(p, dtype=np.int64)
     for k, idx in enumerate(members):
-        M[idx, k] = 1.0
-    sums = M.T @ D @ M
+        label[idx] = k
+    K = len(members)
+    # summed distances between clusters: rows of D summed per cluster, then columns
+    sums = np.zeros((K, K))
+    for k, idx in enumerate(members):
+        sums[k] = np.bincount(label, weights=D[idx].sum(axis=0), minlength=K)
     sizes = np.array([len(m) for m in members], dtype=float)
     alive = list(range(len(members)))
     while True:
@@ -114,6 +114,37 @@ def partition_variables(corr: np.ndarray, min_cluster_fraction: float = 0.05) ->
         sizes[a] += sizes[b]
         alive.remove(b)
     return [np.sort(members[a]) for a in alive]
+
+
+def _most_large_clusters_cut(Z: np.ndarray, min_size: int) -> int:
+    """The ``t`` for ``fcluster(Z, t, "maxclust")`` that PEF's partition keeps.
+
+    The first ``t`` of 1, 2, ..., p - 1 whose cut has strictly the most clusters of
+    ``min_size`` or more variables (0 when no cut has one). Calling ``fcluster`` for every
+    ``t`` costs O(p**2); this replays the merges once. ``fcluster`` with ``maxclust`` cuts at
+    the smallest merge height (of :func:`~scipy.cluster.hierarchy.maxdists`) that leaves at
+    most ``t`` clusters, so merges of equal height are done all together: the cut for ``t``
+    has ``p - c`` clusters, ``c`` the smallest number of merges ending a run of equal heights
+    with ``c >= p - t``.
+    """
+    p = Z.shape[0] + 1
+    heights = maxdists(Z)
+    order = np.argsort(heights, kind="stable")  # children before parents, ties kept
+    size = np.ones(2 * p - 1, dtype=np.int64)
+    n_large = np.zeros(p, dtype=np.int64)  # n_large[c]: after the c lowest merges
+    large = 0
+    for c, m in enumerate(order.tolist(), start=1):
+        a, b = int(Z[m, 0]), int(Z[m, 1])
+        large -= int(size[a] >= min_size) + int(size[b] >= min_size)
+        size[p + m] = size[a] + size[b]
+        large += int(size[p + m] >= min_size)
+        n_large[c] = large
+    h = heights[order]
+    ends = np.flatnonzero(np.r_[h[1:] != h[:-1], True]) + 1  # counts that end a run
+    t = np.arange(1, p)
+    per_t = n_large[ends[np.searchsorted(ends, p - t)]]
+    # the first t reaching the most large clusters (argmax keeps the first)
+    return int(t[np.argmax(per_t)]) if per_t.max() > 0 else 0
 
 
 def _gain(block, n, child, parents, new):
@@ -179,16 +210,34 @@ class _Correlations:
             return self.corr[np.ix_(idx, idx)]
         return correlation_block(self.Z, idx)
 
-    def candidate_pairs(self):
-        """Pairs the fusion screens: all of them (dense), the kept ones (sparse)."""
-        if self.route == "dense":
-            return np.triu_indices(self.p, 1)
-        return self.kept_rows, self.kept_cols
+    def screen(self, label, indptr, indices, alpha):
+        """Cross-cluster pairs ``i < j`` (in row-major order) whose p-value is below ``alpha``.
 
-    def screen(self, pairs, indptr, indices):
+        The p-value is the Fisher-z test of (i, j | pa(i) + pa(j)). Dense: every pair of
+        different labels, tested without forming the pairs as an array. Sparse: the kept
+        pairs of different labels.
+
+        Returns
+        -------
+        pairs : ndarray of shape (m, 2)
+        pvalues : ndarray of shape (m,)
+        """
         if self.route == "dense":
-            return fisher_z_pvalues_given_parents(self.corr, self.n, pairs, indptr, indices)
-        return fisher_z_pvalues_given_parents_from_data(self.Z, pairs, indptr, indices)
+            flat = fisher_z_pvalues_across_labels(self.corr, self.n, label, indptr, indices)
+            kept = np.flatnonzero(flat < alpha)
+            pvalues = flat[kept]
+            del flat
+            # flat position of (i, j), i < j: i (2p - i - 1) / 2 + j - i - 1
+            starts = np.arange(self.p, dtype=np.int64)
+            starts = starts * (2 * self.p - starts - 1) // 2
+            rows = np.searchsorted(starts, kept, side="right") - 1
+            cols = kept - starts[rows] + rows + 1
+            return np.column_stack([rows, cols]).astype(np.int64), pvalues
+        cross = label[self.kept_rows] != label[self.kept_cols]
+        pairs = np.column_stack([self.kept_rows[cross], self.kept_cols[cross]]).astype(np.int64)
+        pvalues = fisher_z_pvalues_given_parents_from_data(self.Z, pairs, indptr, indices)
+        keep = pvalues < alpha
+        return pairs[keep], pvalues[keep]
 
 
 def _cluster_indices(names, clusters) -> list:
@@ -253,7 +302,9 @@ class PEFLearner(BaseStructureLearner):
         of ``p**2``. "auto": dense up to ``MAX_DENSE_VARIABLES`` (12,000) variables, sparse
         above.
     n_jobs : int, default=None
-        Clusters estimated in parallel; the result does not depend on it.
+        Clusters (and, for an ensemble, cluster x member pairs) estimated in parallel, and
+        the threads of the fusion screen (None leaves numba's own setting, all cores); the
+        result does not depend on it.
     random_state : int, RandomState instance or None, default=None
         PEF itself draws no random numbers. When set, the clone fitted on cluster k gets its
         own seed, drawn from ``random_state`` in cluster order, in every parameter named
@@ -421,11 +472,9 @@ class PEFLearner(BaseStructureLearner):
         label = np.empty(p, dtype=np.int64)
         for k, cols in enumerate(clusters):
             label[cols] = k
-        rows, cols = corr.candidate_pairs()
-        cross = label[rows] != label[cols]
-        pairs = np.column_stack([rows[cross], cols[cross]]).astype(np.int64)
-        del rows, cols, cross
-        return G, self._fuse(G, pairs, corr.screen, corr.block, corr.n, p)
+        screen = functools.partial(corr.screen, label)
+        with numba_threads(self.n_jobs):  # the screen's kernel runs on n_jobs threads
+            return G, self._fuse(G, screen, corr.block, corr.n, p)
 
     def partition(self, X) -> list[list[str]]:
         """Phase 1: the clusters of variables (names), as ``fit`` would find them.
@@ -518,8 +567,12 @@ class PEFLearner(BaseStructureLearner):
         self.fit_times_ = times
         return G[np.ix_(back, back)], "dag"
 
-    def _fuse(self, G, pairs, screen, block, n, p) -> int:
-        """Add cross-cluster arcs to ``G`` in place; return how many remain."""
+    def _fuse(self, G, screen, block, n, p) -> int:
+        """Add cross-cluster arcs to ``G`` in place; return how many remain.
+
+        ``screen(indptr, indices, alpha)`` gives the cross-cluster pairs that pass the first
+        screen given the parents in ``G``, with their p-values.
+        """
         alpha2 = self.fusion_alpha2 if self.fusion_alpha2 is not None else 1.0 / p**2
         indptr, indices = parents_csr(G)
         parents = [set(indices[indptr[v] : indptr[v + 1]].tolist()) for v in range(p)]
@@ -527,12 +580,11 @@ class PEFLearner(BaseStructureLearner):
         for v in range(p):
             for u in parents[v]:
                 children[u].add(v)
-        pvalues = screen(pairs, indptr, indices)
-        keep = pvalues < self.fusion_alpha1
+        pairs, pvalues = screen(indptr, indices, self.fusion_alpha1)
         # p-values equal to 10 significant figures are ties, visited in pair order, so the
         # order does not depend on rounding noise (e.g. from the order of the rows)
-        order = np.argsort(significant(pvalues[keep]), kind="stable")
-        screened = pairs[keep][order]
+        order = np.argsort(significant(pvalues), kind="stable")
+        screened = pairs[order]
         # sequential re-test: condition also on the nodes already linked to either end
         linked = [set() for _ in range(p)]
         accepted = []

@@ -43,6 +43,60 @@ def test_partition_covers_every_variable_once_and_respects_the_size_rule(big, fr
     assert min(len(c) for c in clusters) >= math.ceil(fraction * X.shape[1])
 
 
+def _partition_by_every_cut(corr, fraction):
+    """PEF's partition as its definition reads: ``fcluster`` for every number of clusters."""
+    from scipy.cluster.hierarchy import fcluster, linkage
+    from scipy.spatial.distance import squareform
+
+    p = corr.shape[0]
+    D = np.clip(1.0 - np.abs(corr), 0.0, None)
+    np.fill_diagonal(D, 0.0)
+    D = (D + D.T) / 2
+    Z = linkage(squareform(D, checks=False), method="average")
+    min_size = max(2, math.ceil(fraction * p))
+    best, labels = 0, np.ones(p, dtype=int)
+    for t in range(1, p):
+        cut = fcluster(Z, t, criterion="maxclust")
+        n_large = int(np.sum(np.bincount(cut)[1:] >= min_size))
+        if n_large > best:
+            best, labels = n_large, cut
+    members = [np.flatnonzero(labels == c) for c in np.unique(labels)]
+    M = np.zeros((p, len(members)))
+    for k, idx in enumerate(members):
+        M[idx, k] = 1.0
+    sums, sizes = M.T @ D @ M, [len(m) for m in members]
+    alive = list(range(len(members)))
+    while len(alive) > 1 and any(sizes[a] < min_size for a in alive):
+        _, a, b = min(
+            (sums[a, b] / (sizes[a] * sizes[b]), min(a, b), max(a, b))
+            for a in alive
+            if sizes[a] < min_size
+            for b in alive
+            if b != a
+        )
+        members[a] = np.concatenate([members[a], members[b]])
+        sums[a, :] += sums[b, :]
+        sums[:, a] += sums[:, b]
+        sizes[a] += sizes[b]
+        alive.remove(b)
+    return sorted(tuple(np.sort(members[a]).tolist()) for a in alive)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_partition_equals_trying_every_cut_with_fcluster(seed):
+    # the partition replays the merges once instead of calling fcluster p - 1 times; on
+    # correlations on a coarse grid (many equal merge heights, which fcluster cuts together)
+    # and on continuous ones, the clusters are those of the definition
+    rng = np.random.default_rng(seed)
+    p = int(rng.integers(2, 50))
+    A = rng.integers(-3, 4, size=(p, p)) / 4 if seed % 2 else rng.uniform(-1, 1, size=(p, p))
+    corr = (A + A.T) / 2
+    np.fill_diagonal(corr, 1.0)
+    fraction = [0.05, 0.1, 0.3, 0.5][seed % 4]
+    got = sorted(tuple(c.tolist()) for c in partition_variables(corr, fraction))
+    assert got == _partition_by_every_cut(corr, fraction)
+
+
 def test_small_problems_keep_every_cluster():
     corr = np.eye(5)
     assert sorted(np.concatenate(partition_variables(corr)).tolist()) == list(range(5))
@@ -182,6 +236,44 @@ def test_screen_from_data_equals_the_screen_from_the_correlation_matrix(big):
     dense = fisher_z_pvalues_given_parents(corr, Z.shape[0], pairs, indptr, indices)
     from_data = fisher_z_pvalues_given_parents_from_data(Z, pairs, indptr, indices)
     np.testing.assert_allclose(from_data, dense, rtol=1e-8, atol=1e-12)
+
+
+@pytest.mark.parametrize("p", [2, 9, 40])
+def test_screen_across_clusters_equals_an_independent_partial_correlation_test(p):
+    # every pair i < j of different clusters, flat in row-major order: the p-value of the
+    # Fisher-z test given pa(i) + pa(j), from numpy's inverse of the correlation block and
+    # scipy's normal tail; pairs in one cluster are marked 2
+    from scipy import stats
+
+    from skbn._kernels.ci import fisher_z_pvalues_across_labels
+
+    rng = np.random.default_rng(p)
+    n = 60
+    X = rng.normal(size=(n, p))
+    X[:, 1:] += 0.6 * X[:, :-1]
+    corr = np.corrcoef(X.T)
+    parents = [np.sort(rng.choice(p, rng.integers(0, min(p, 4)), replace=False)) for _ in range(p)]
+    parents = [pa[pa != v] for v, pa in enumerate(parents)]
+    indptr = np.concatenate([[0], np.cumsum([len(pa) for pa in parents])]).astype(np.int64)
+    indices = np.concatenate(parents).astype(np.int64)
+    label = rng.integers(0, 3, p).astype(np.int64)
+    got = fisher_z_pvalues_across_labels(corr, n, label, indptr, indices)
+    rows, cols = np.triu_indices(p, 1)
+    assert got.shape == rows.shape
+    for e, (i, j) in enumerate(zip(rows.tolist(), cols.tolist())):
+        if label[i] == label[j]:
+            assert got[e] == 2.0
+            continue
+        cond = sorted((set(parents[i]) | set(parents[j])) - {i, j})
+        P = np.linalg.inv(corr[np.ix_([i, j, *cond], [i, j, *cond])])
+        rho = -P[0, 1] / np.sqrt(P[0, 0] * P[1, 1])
+        z = np.sqrt(n - len(cond) - 3) * np.arctanh(rho)
+        assert got[e] == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-7, abs=1e-300)
+    cross = label[rows] != label[cols]
+    pairs = np.column_stack([rows[cross], cols[cross]]).astype(np.int64)
+    # the same numbers as the kernel that takes the pairs as an array
+    same = fisher_z_pvalues_given_parents(corr, n, pairs, indptr, indices)
+    assert np.array_equal(got[cross], same)
 
 
 def test_sparse_route_learns_a_dag_over_all_variables_deterministically(big):
