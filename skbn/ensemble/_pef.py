@@ -9,7 +9,7 @@ import time
 from numbers import Real
 
 import numpy as np
-from scipy import stats
+from scipy import sparse, stats
 from scipy.cluster.hierarchy import fcluster, linkage, maxdists
 from scipy.spatial.distance import squareform
 from sklearn.utils import check_random_state
@@ -30,7 +30,13 @@ from skbn.ensemble._pef_sparse import (
     standardise,
 )
 from skbn.ensemble._sle import StructureLearningEnsemble, _member_list, select_output
-from skbn.graph._array import extension_or_fallback, name_order, parents_csr
+from skbn.graph._array import (
+    adjacency_like,
+    arcs_of,
+    extension_or_fallback,
+    name_order,
+    parents_csr,
+)
 from skbn.graph._convert import from_adjacency, to_adjacency
 from skbn.learners import FGES
 from skbn.model_selection._resampling import FitJob, run_fits
@@ -462,11 +468,16 @@ class PEFLearner(BaseStructureLearner):
             chosen.append(adjacencies[best])
         return chosen
 
-    def _fuse_clusters(self, corr: _Correlations, clusters, dags) -> tuple[np.ndarray, int]:
+    def _fuse_clusters(self, corr: _Correlations, clusters, dags):
+        """The fused DAG (``int8``; sparse CSR on the sparse route) and the cross arcs kept."""
         p = corr.p
-        G = np.zeros((p, p), dtype=bool)
-        for cols, dag in zip(clusters, dags):
-            G[np.ix_(cols, cols)] = dag
+        rows = [cols[np.nonzero(dag)[0]] for cols, dag in zip(clusters, dags)]
+        heads = [cols[np.nonzero(dag)[1]] for cols, dag in zip(clusters, dags)]
+        rows = np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, np.int64)
+        heads = np.concatenate(heads).astype(np.int64) if heads else np.zeros(0, np.int64)
+        # the sparse route never forms a (p, p) array: 10 GB of booleans at p = 100,000
+        template = sparse.csr_array((1, 1)) if corr.route == "sparse" else np.zeros((1, 1))
+        G = adjacency_like(template, p, rows, heads)
         if len(clusters) < 2:
             return G, 0
         label = np.empty(p, dtype=np.int64)
@@ -474,7 +485,12 @@ class PEFLearner(BaseStructureLearner):
             label[cols] = k
         screen = functools.partial(corr.screen, label)
         with numba_threads(self.n_jobs):  # the screen's kernel runs on n_jobs threads
-            return G, self._fuse(G, screen, corr.block, corr.n, p)
+            added = self._fuse(G, screen, corr.block, corr.n, p)
+        if added:
+            rows = np.concatenate([rows, np.array([u for u, _ in added], dtype=np.int64)])
+            heads = np.concatenate([heads, np.array([v for _, v in added], dtype=np.int64)])
+            G = adjacency_like(template, p, rows, heads)
+        return G, len(added)
 
     def partition(self, X) -> list[list[str]]:
         """Phase 1: the clusters of variables (names), as ``fit`` would find them.
@@ -542,7 +558,6 @@ class PEFLearner(BaseStructureLearner):
         # the phases run on the columns in name order (see ``_check``); the result is mapped
         # back
         order = name_order(data.names)
-        back = np.argsort(order)
         data = data.take(columns=order)
         times = {}
         start = time.perf_counter()
@@ -565,10 +580,11 @@ class PEFLearner(BaseStructureLearner):
         self.n_cross_arcs_ = n_added
         self.route_ = corr.route
         self.fit_times_ = times
-        return G[np.ix_(back, back)], "dag"
+        rows, heads = arcs_of(G)  # back to the columns' own order
+        return adjacency_like(G, G.shape[0], order[rows], order[heads]), "dag"
 
-    def _fuse(self, G, screen, block, n, p) -> int:
-        """Add cross-cluster arcs to ``G`` in place; return how many remain.
+    def _fuse(self, G, screen, block, n, p) -> list:
+        """The cross-cluster arcs to add to the DAG ``G`` of the clusters (``(u, v)`` pairs).
 
         ``screen(indptr, indices, alpha)`` gives the cross-cluster pairs that pass the first
         screen given the parents in ``G``, with their p-values.
@@ -609,14 +625,16 @@ class PEFLearner(BaseStructureLearner):
             # equal gains (the two ends have no other parents) are a tie: i -> j, i < j
             ji_better = gain_ji > gain_ij + 1e-9 * max(1.0, abs(gain_ij))
             u, v = (j, i) if ij_cycle or (not ji_cycle and ji_better) else (i, j)
-            G[u, v] = True
             parents[v].add(u)
             children[u].add(v)
             added.append((u, v))
-        if self.prune:  # same level as the re-test: alpha2
-            for u, v in added:
-                if abs(_z(block, n, u, v, parents[v] - {u})) <= z_crit:
-                    G[u, v] = False
-                    parents[v].discard(u)
-                    children[u].discard(v)
-        return int(sum(G[u, v] for u, v in added))
+        if not self.prune:
+            return added
+        kept = []
+        for u, v in added:  # same level as the re-test: alpha2
+            if abs(_z(block, n, u, v, parents[v] - {u})) <= z_crit:
+                parents[v].discard(u)
+                children[u].discard(v)
+            else:
+                kept.append((u, v))
+        return kept

@@ -288,6 +288,20 @@ def test_sparse_route_learns_a_dag_over_all_variables_deterministically(big):
     assert set(a.graph_.edges()) == set(b.graph_.edges()) and a.clusters_ == b.clusters_
 
 
+def test_sparse_route_keeping_every_pair_fuses_as_the_dense_route(big, monkeypatch):
+    # with a threshold of 0 the sparse route screens every cross-cluster pair, from the data
+    # instead of the correlation matrix, and holds the fused graph as a sparse matrix: the
+    # arcs are those of the dense route
+    X, _ = big
+    X = X.iloc[:, :150]
+    dense = PEFLearner(route="dense").fit(X)
+    monkeypatch.setattr(_pef, "correlation_threshold", lambda n, p: 0.0)
+    sparse_fit = PEFLearner(route="sparse").fit(X)
+    assert sorted(map(sorted, sparse_fit.clusters_)) == sorted(map(sorted, dense.clusters_))
+    assert sparse_fit.n_cross_arcs_ == dense.n_cross_arcs_ > 0
+    assert set(sparse_fit.graph_.edges()) == set(dense.graph_.edges())
+
+
 def test_gaussian_parameters_from_family_blocks_equal_those_from_the_full_covariance(
     big, monkeypatch
 ):
