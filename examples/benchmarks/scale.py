@@ -7,13 +7,23 @@ generates the data and fits; the parent samples the resident memory of that proc
 children every 0.2 s (the peak includes the data, n * p * 8 bytes) and stops it at
 ``--limit`` seconds. A peer that misses the limit at some p is not tried at larger p.
 
-Methods: skbn's FGES and PEFLearner with their defaults, and causal-learn's PC (Fisher-z,
-stable) and GES (BIC) where they finish. Times are of the fit alone.
+Methods: skbn's FGES and PEFLearner with their defaults, causal-learn's PC (Fisher-z,
+stable) and GES (BIC), and XGES (``xges`` from PyPI, its default ``alpha=2``) where they
+finish. XGES pins its own numpy and numba, so it runs in its own virtualenv
+(``python -m venv .xges && .xges/bin/pip install xges``), named by ``--xges-python``; the
+cell saves the data, the XGES process times its fit alone and returns its CPDAG. Times are
+of the fit alone.
 
-Usage::
+Usage (the commands behind docs/scale.md)::
 
-    python examples/benchmarks/scale.py --p 1000 2000 10000 --out docs/scale.csv
-    python examples/benchmarks/scale.py --p 100000 --methods skbn-fges --out docs/scale.csv
+    python examples/benchmarks/scale.py --p 1000 2000 10000 --methods skbn-fges skbn-pef \
+        xges --xges-python .xges/bin/python --out docs/scale.csv
+    python examples/benchmarks/scale.py --p 1000 --seeds 0 --limit 300 \
+        --methods causallearn-pc causallearn-ges --out docs/scale.csv
+    python examples/benchmarks/scale.py --p 30000 --seeds 0 --limit 1200 \
+        --methods skbn-fges skbn-pef xges --xges-python .xges/bin/python --out docs/scale.csv
+    python examples/benchmarks/scale.py --p 100000 --seeds 0 --limit 2400 \
+        --methods skbn-fges skbn-pef --out docs/scale.csv
     python examples/benchmarks/scale.py --report docs/scale.csv --page docs/scale.md
 """
 
@@ -21,15 +31,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-METHODS = ["skbn-fges", "skbn-pef", "causallearn-pc", "causallearn-ges"]
+METHODS = ["skbn-fges", "skbn-pef", "causallearn-pc", "causallearn-ges", "xges"]
 COLUMNS = [
     "method", "p_target", "n", "seed", "finished", "peak_gb", "seconds", "f1_adjacent",
     "f1_arrowhead", "shd", "edges", "true_arcs", "p", "limit", "error",
@@ -39,7 +51,21 @@ LABELS = {
     "skbn-pef": "skbn PEFLearner()",
     "causallearn-pc": "causal-learn pc(fisherz, stable)",
     "causallearn-ges": "causal-learn ges(BIC)",
+    "xges": "XGES(alpha=2)",
 }
+#: run inside XGES's virtualenv: fit on the saved data, print the seconds, save the CPDAG
+_XGES_SCRIPT = """
+import json, sys, time
+import numpy as np
+from xges import XGES
+X = np.load(sys.argv[1])
+start = time.perf_counter()
+model = XGES()
+pdag = model.fit(X, verbose=0)
+seconds = time.perf_counter() - start
+np.save(sys.argv[2], pdag.to_adjacency_matrix().astype(np.int8))
+print(json.dumps({"seconds": seconds}))
+"""
 
 
 def _causallearn_graph(G, names):
@@ -63,6 +89,7 @@ def cell(method: str, p: int, n: int, seed: int) -> dict:
     from skbn.metrics import f1_adjacency, f1_arrowhead, shd
 
     X, truth = make_problem("alarm", n_nodes=p, n_samples=n, random_state=seed)
+    seconds = None
     start = time.perf_counter()
     if method == "skbn-fges":
         from skbn.learners import FGES
@@ -82,9 +109,28 @@ def cell(method: str, p: int, n: int, seed: int) -> dict:
 
         record = ges(X.to_numpy(), score_func="local_score_BIC")
         graph = _causallearn_graph(record["G"].graph, list(X.columns))
+    elif method == "xges":
+        from skbn.graph import from_adjacency
+
+        python = os.environ.get("SKBN_XGES_PYTHON")
+        if not python:
+            raise ValueError("xges needs --xges-python (the python of a virtualenv with xges)")
+        with tempfile.TemporaryDirectory() as tmp:
+            np.save(Path(tmp, "X.npy"), X.to_numpy())
+            done = subprocess.run(
+                [python, "-c", _XGES_SCRIPT, str(Path(tmp, "X.npy")), str(Path(tmp, "A.npy"))],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            A = np.load(Path(tmp, "A.npy"))
+        # XGES returns its CPDAG: A[i, j] = 1 alone is i -> j, both ways is i - j
+        graph = from_adjacency(A, list(X.columns), kind="cpdag")
+        seconds = json.loads(done.stdout.strip().splitlines()[-1])["seconds"]
     else:
         raise ValueError(f"unknown method {method!r}; choose from {METHODS}")
-    seconds = time.perf_counter() - start
+    if seconds is None:  # XGES times itself, without saving and loading the data
+        seconds = time.perf_counter() - start
     return {
         "seconds": seconds,
         "f1_adjacent": f1_adjacency(truth, graph),
@@ -266,7 +312,10 @@ def main(argv=None) -> None:
     parser.add_argument("--report", type=Path, help="write the page from this CSV, run nothing")
     parser.add_argument("--page", type=Path, default=Path("docs/scale.md"))
     parser.add_argument("--note", default="", help="a sentence on the run's conditions")
+    parser.add_argument("--xges-python", help="python of a virtualenv where xges is installed")
     args = parser.parse_args(argv)
+    if args.xges_python:
+        os.environ["SKBN_XGES_PYTHON"] = str(Path(args.xges_python).absolute())
     if args.cell:
         method, p, n, seed = args.cell
         print(json.dumps(cell(method, int(p), int(n), int(seed))))

@@ -368,27 +368,6 @@ def _pvalue_given_parents(corr, n, i, j, indptr, indices, idx, scratch):
     return math.erfc(abs(z) / math.sqrt(2.0))
 
 
-@njit(cache=True, parallel=True)
-def fisher_z_pvalues_given_parents(corr, n, pairs, indptr, indices):
-    """Two-sided Fisher-z p-values of (i, j | pa(i) + pa(j)) for many pairs, in parallel.
-
-    ``indptr``/``indices`` hold the parent lists in CSR form (parents of v are
-    ``indices[indptr[v]:indptr[v + 1]]``); i and j themselves are left out of the set.
-    """
-    m = pairs.shape[0]
-    out = np.empty(m)
-    kmax = 2 + 2 * _max_in_degree(indptr)
-    n_chunks = min(m, 4096)  # scratch buffers per chunk, not per pair
-    for c in prange(n_chunks):
-        idx = np.empty(kmax, dtype=np.int64)
-        scratch = np.empty((kmax, kmax + 2))
-        for e in range(c * m // n_chunks, (c + 1) * m // n_chunks):
-            out[e] = _pvalue_given_parents(
-                corr, n, pairs[e, 0], pairs[e, 1], indptr, indices, idx, scratch
-            )
-    return out
-
-
 @njit(cache=True)
 def _max_in_degree(indptr):
     best = 0
@@ -399,9 +378,11 @@ def _max_in_degree(indptr):
 
 @njit(cache=True, parallel=True)
 def fisher_z_pvalues_across_labels(corr, n, label, indptr, indices):
-    """:func:`fisher_z_pvalues_given_parents` for every pair ``i < j`` with different labels.
+    """Fisher-z p-values of (i, j | pa(i) + pa(j)) for every pair ``i < j`` of different labels.
 
-    Returns the p-values of all ``p (p - 1) / 2`` pairs ``i < j`` flat, in row-major order
+    ``indptr``/``indices`` hold the parent lists in CSR form (parents of v are
+    ``indices[indptr[v]:indptr[v + 1]]``); i and j themselves are left out of the set. Returns
+    the p-values of all ``p (p - 1) / 2`` pairs ``i < j`` flat, in row-major order
     (the order of ``numpy.triu_indices(p, 1)``), with 2.0 for pairs of equal labels, so the
     pairs are never formed as an array. Row ``t`` is done with row ``p - 1 - t`` to balance
     the threads.
@@ -431,8 +412,9 @@ def fisher_z_pvalues_across_labels(corr, n, label, indptr, indices):
 def fisher_z_pvalues_given_parents_from_data(Z, pairs, indptr, indices):
     """Fisher-z p-values given parents, correlations computed from standardised data.
 
-    As :func:`fisher_z_pvalues_given_parents`, with each test's correlation block computed
-    from ``Z`` (n, p), for when the full correlation matrix is too large.
+    As :func:`fisher_z_pvalues_across_labels` for the given ``pairs`` (m, 2), with each test's
+    correlation block computed from ``Z`` (n, p), for when the full correlation matrix is too
+    large.
     """
     n = Z.shape[0]
     m = pairs.shape[0]
