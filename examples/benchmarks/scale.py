@@ -24,7 +24,9 @@ Usage (the commands behind docs/scale.md)::
         --methods skbn-fges skbn-pef xges --xges-python .xges/bin/python --out docs/scale.csv
     python examples/benchmarks/scale.py --p 100000 --seeds 0 --limit 2400 \
         --methods skbn-fges skbn-pef --out docs/scale.csv
-    python examples/benchmarks/scale.py --report docs/scale.csv --page docs/scale.md
+    python examples/benchmarks/scale.py --report docs/scale.csv --page docs/scale.md \
+        --note "PEFLearner() estimates its clusters one after another (n_jobs=None); its \
+        fusion screen uses both cores."
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ LABELS = {
     "skbn-pef": "skbn PEFLearner()",
     "causallearn-pc": "causal-learn pc(fisherz, stable)",
     "causallearn-ges": "causal-learn ges(BIC)",
-    "xges": "XGES(alpha=2)",
+    "xges": "XGES(alpha=2) (xges 0.1.6, Python)",
 }
 #: run inside XGES's virtualenv: fit on the saved data, print the seconds, save the CPDAG
 _XGES_SCRIPT = """
@@ -198,6 +200,12 @@ def grid(args) -> None:
                     break
 
 
+def _usage_commands() -> list:
+    """The commands of the module docstring's usage block, one line each."""
+    block = __doc__.split("::", 1)[1].strip()
+    return [" ".join(cmd.split()) for cmd in block.replace("\\\n", " ").splitlines()]
+
+
 def report(csv: Path, page: Path, note: str = "") -> None:
     """Write the scale page and its figure from the CSV."""
     import matplotlib
@@ -226,8 +234,7 @@ def report(csv: Path, page: Path, note: str = "") -> None:
         "Regenerate with:",
         "",
         "```bash",
-        "python examples/benchmarks/scale.py --out docs/scale.csv",
-        "python examples/benchmarks/scale.py --report docs/scale.csv --page docs/scale.md",
+        *_usage_commands(),
         "```",
         "",
         "Copies of ALARM joined by 10% random arcs, linear-Gaussian data, n = "
