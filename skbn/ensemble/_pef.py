@@ -25,6 +25,7 @@ from skbn._kernels.gaussian import residual_variance
 from skbn.base import BaseStructureLearner
 from skbn.ensemble._pef_sparse import (
     correlation_threshold,
+    large_cluster_counts,
     partition_from_pairs,
     sparse_correlation_pairs,
     standardise,
@@ -86,14 +87,11 @@ def partition_variables(corr: np.ndarray, min_cluster_fraction: float = 0.05) ->
     D = correlation_distance(np.ascontiguousarray(corr, dtype=np.float64))
     Z = linkage(squareform(D, checks=False), method="average")
     min_size = max(2, math.ceil(min_cluster_fraction * p))
-    n_clusters = _most_large_clusters_cut(Z, min_size)
-    labels = fcluster(Z, n_clusters, criterion="maxclust") if n_clusters else np.ones(p, int)
-    members = [np.flatnonzero(labels == c) for c in np.unique(labels)]
+    cut = fcluster(Z, _most_large_clusters_cut(Z, min_size), criterion="maxclust")
+    _, label = np.unique(cut, return_inverse=True)  # clusters in fcluster's label order
+    K = int(label.max()) + 1
+    members = [np.flatnonzero(label == k) for k in range(K)]
     # merge small clusters by average linkage until every cluster is large
-    label = np.empty(p, dtype=np.int64)
-    for k, idx in enumerate(members):
-        label[idx] = k
-    K = len(members)
     # summed distances between clusters: rows of D summed per cluster, then columns
     sums = np.zeros((K, K))
     for k, idx in enumerate(members):
@@ -126,31 +124,22 @@ def _most_large_clusters_cut(Z: np.ndarray, min_size: int) -> int:
     """The ``t`` for ``fcluster(Z, t, "maxclust")`` that PEF's partition keeps.
 
     The first ``t`` of 1, 2, ..., p - 1 whose cut has strictly the most clusters of
-    ``min_size`` or more variables (0 when no cut has one). Calling ``fcluster`` for every
-    ``t`` costs O(p**2); this replays the merges once. ``fcluster`` with ``maxclust`` cuts at
-    the smallest merge height (of :func:`~scipy.cluster.hierarchy.maxdists`) that leaves at
-    most ``t`` clusters, so merges of equal height are done all together: the cut for ``t``
-    has ``p - c`` clusters, ``c`` the smallest number of merges ending a run of equal heights
-    with ``c >= p - t``.
+    ``min_size`` or more variables. Calling ``fcluster`` for every ``t`` costs O(p**2); this
+    replays the merges once. ``fcluster`` with ``maxclust`` cuts at the smallest merge height
+    (of :func:`~scipy.cluster.hierarchy.maxdists`) that leaves at most ``t`` clusters, so
+    merges of equal height are done all together: the cut for ``t`` has ``p - c`` clusters,
+    ``c`` the smallest number of merges ending a run of equal heights with ``c >= p - t``.
     """
     p = Z.shape[0] + 1
     heights = maxdists(Z)
     order = np.argsort(heights, kind="stable")  # children before parents, ties kept
-    size = np.ones(2 * p - 1, dtype=np.int64)
-    n_large = np.zeros(p, dtype=np.int64)  # n_large[c]: after the c lowest merges
-    large = 0
-    for c, m in enumerate(order.tolist(), start=1):
-        a, b = int(Z[m, 0]), int(Z[m, 1])
-        large -= int(size[a] >= min_size) + int(size[b] >= min_size)
-        size[p + m] = size[a] + size[b]
-        large += int(size[p + m] >= min_size)
-        n_large[c] = large
+    merges = Z[order, :2].astype(np.int64).tolist()
+    n_large = large_cluster_counts(p, merges, min_size, created=(p + order).tolist())
     h = heights[order]
     ends = np.flatnonzero(np.r_[h[1:] != h[:-1], True]) + 1  # counts that end a run
     t = np.arange(1, p)
-    per_t = n_large[ends[np.searchsorted(ends, p - t)]]
     # the first t reaching the most large clusters (argmax keeps the first)
-    return int(t[np.argmax(per_t)]) if per_t.max() > 0 else 0
+    return int(t[np.argmax(n_large[ends[np.searchsorted(ends, p - t)]])])
 
 
 def _gain(block, n, child, parents, new):
@@ -471,10 +460,9 @@ class PEFLearner(BaseStructureLearner):
     def _fuse_clusters(self, corr: _Correlations, clusters, dags):
         """The fused DAG (``int8``; sparse CSR on the sparse route) and the cross arcs kept."""
         p = corr.p
-        rows = [cols[np.nonzero(dag)[0]] for cols, dag in zip(clusters, dags)]
-        heads = [cols[np.nonzero(dag)[1]] for cols, dag in zip(clusters, dags)]
-        rows = np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, np.int64)
-        heads = np.concatenate(heads).astype(np.int64) if heads else np.zeros(0, np.int64)
+        arcs = [(cols[r], cols[h]) for cols, (r, h) in zip(clusters, map(np.nonzero, dags))]
+        rows = np.concatenate([r for r, _ in arcs] or [[]]).astype(np.int64)
+        heads = np.concatenate([h for _, h in arcs] or [[]]).astype(np.int64)
         # the sparse route never forms a (p, p) array: 10 GB of booleans at p = 100,000
         template = sparse.csr_array((1, 1)) if corr.route == "sparse" else np.zeros((1, 1))
         G = adjacency_like(template, p, rows, heads)

@@ -133,26 +133,36 @@ def _average_linkage_merges(p, rows, cols, weights):
     return merges
 
 
+def large_cluster_counts(p: int, merges, min_size: int, created=None) -> np.ndarray:
+    """``counts[c]``: clusters of ``min_size`` or more variables after the first c merges.
+
+    ``merges`` are ``(a, b)`` pairs of cluster ids in the order they are done; merge ``c``
+    (from 1) creates id ``created[c - 1]``, by default ``p + c - 1`` (scipy's numbering).
+    """
+    size = np.ones(2 * p - 1, dtype=np.int64)
+    counts = np.zeros(len(merges) + 1, dtype=np.int64)
+    large = 0
+    for c, (a, b) in enumerate(merges, start=1):
+        new = p + c - 1 if created is None else created[c - 1]
+        large -= int(size[a] >= min_size) + int(size[b] >= min_size)
+        size[new] = size[a] + size[b]
+        large += int(size[new] >= min_size)
+        counts[c] = large
+    return counts
+
+
 def _best_cut(p, merges, min_size):
     """Labels of the cut with the most clusters of ``min_size`` or more.
 
     Ties go to the cut with the fewest clusters; the merges are replayed, not re-clustered.
     """
-    size = np.zeros(2 * p - 1, dtype=np.int64)
-    size[:p] = 1
-    n_large = 0
+    counts = large_cluster_counts(p, merges, min_size)
     best_large, best_m = -1, 0
-    counts = []
-    for m, (a, b) in enumerate(merges, start=1):
-        n_large -= int(size[a] >= min_size) + int(size[b] >= min_size)
-        size[p + m - 1] = size[a] + size[b]
-        n_large += int(size[p + m - 1] >= min_size)
-        counts.append(n_large)
     # the dense route scans 1, 2, ... clusters and keeps the first strict improvement: the
     # largest number of merges among those with the most large clusters
     for m in range(len(merges), 0, -1):
-        if counts[m - 1] > best_large:
-            best_large, best_m = counts[m - 1], m
+        if counts[m] > best_large:
+            best_large, best_m = counts[m], m
     root = np.arange(2 * p - 1)
     for m in range(best_m):
         a, b = merges[m]
