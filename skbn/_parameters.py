@@ -14,12 +14,12 @@ import numpy as np
 from scipy import sparse
 
 from skbn._kernels.discrete import config_index, family_counts
-from skbn.data import DiscreteData, GaussianData
+from skbn.data import DiscreteData, GaussianData, MixedData
 from skbn.datasets._gaussian import LinearGaussianNetwork
 from skbn.datasets._network import DiscreteBayesianNetwork
 from skbn.graph._array import parents_csr
 
-__all__ = ["DiscreteParameters", "GaussianParameters", "fit_parameters"]
+__all__ = ["CGParameters", "DiscreteParameters", "GaussianParameters", "fit_parameters"]
 
 #: Equivalent sample size of the Dirichlet prior used to smooth CPTs (BDeu-style: spread
 #: uniformly over the cells of each family), so an unseen configuration keeps a finite
@@ -93,28 +93,142 @@ class GaussianParameters:
         )
 
 
-def fit_parameters(data: DiscreteData | GaussianData, dag: np.ndarray, iss: float = CPT_PRIOR_ISS):
+@dataclass(frozen=True)
+class _Regression:
+    """Linear regressions of one continuous node in a conditional-Gaussian network.
+
+    One per seen configuration of its discrete parents, and a pooled one (all rows, discrete
+    parents ignored) for the others.
+    """
+
+    discrete_parents: np.ndarray
+    continuous_parents: np.ndarray
+    keys: np.ndarray  # sorted configuration indices with their own regression
+    intercepts: np.ndarray  # (len(keys) + 1,): the last entry is the pooled regression's
+    coefficients: np.ndarray  # (len(keys) + 1, k)
+    variances: np.ndarray  # (len(keys) + 1,)
+
+
+@dataclass(frozen=True)
+class CGParameters:
+    """A conditional-Gaussian network's parameters.
+
+    CPTs for the discrete nodes (over their discrete parents) and, for each continuous node,
+    a regression on its continuous parents per configuration of its discrete parents.
+
+    A configuration seen in at most ``k + 1`` rows at fit time (``k`` continuous parents), or
+    never, is scored with the node's pooled regression on its continuous parents.
+    """
+
+    parents: tuple[np.ndarray, ...]
+    discrete: np.ndarray
+    log_cpts: tuple  # per node: (q, r) table for a discrete node, None otherwise
+    regressions: tuple  # per node: _Regression for a continuous node, None otherwise
+
+    def log_likelihood_rows(self, codes: np.ndarray, arities: np.ndarray, values) -> np.ndarray:
+        """Log-likelihood of each row, given the codes and values of mixed data."""
+        total = np.zeros(codes.shape[0])
+        for j, pa in enumerate(self.parents):
+            if self.discrete[j]:
+                index, _ = config_index(codes, pa, arities)
+                total += self.log_cpts[j][index, codes[:, j]]
+                continue
+            reg = self.regressions[j]
+            index, _ = config_index(codes, reg.discrete_parents, arities)
+            pos = np.searchsorted(reg.keys, index)
+            pos = np.minimum(pos, len(reg.keys))
+            found = pos < len(reg.keys)
+            found[found] = reg.keys[pos[found]] == index[found]
+            row = np.where(found, pos, len(reg.keys))
+            mean = reg.intercepts[row] + np.einsum(
+                "ik,ik->i", values[:, reg.continuous_parents], reg.coefficients[row]
+            )
+            var = reg.variances[row]
+            total += -0.5 * (np.log(2 * math.pi * var) + (values[:, j] - mean) ** 2 / var)
+        return total
+
+
+def _least_squares(X: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray, float]:
+    """Intercept, coefficients and maximum-likelihood residual variance of y on X."""
+    xm, ym = X.mean(axis=0), y.mean()
+    Xc, yc = X - xm, y - ym
+    beta = np.linalg.lstsq(Xc, yc, rcond=None)[0] if X.shape[1] else np.zeros(0)
+    resid = yc - Xc @ beta
+    return float(ym - xm @ beta), beta, float(resid @ resid / len(y))
+
+
+def _fit_regressions(data: MixedData, j: int, pa: np.ndarray) -> _Regression:
+    disc = pa[data.discrete[pa]]
+    cont = pa[~data.discrete[pa]]
+    k = len(cont)
+    y = data.values[:, j]
+    X = data.values[:, cont]
+    index, _ = config_index(data.codes, disc, data.arities)
+    keys, inverse, counts = np.unique(index, return_inverse=True, return_counts=True)
+    floor = 1e-12 * max(float(np.var(y)), 1e-300)
+    kept = np.flatnonzero(counts > k + 1)
+    intercepts = np.empty(len(kept) + 1)
+    coefficients = np.empty((len(kept) + 1, k))
+    variances = np.empty(len(kept) + 1)
+    for row, c in enumerate(kept):
+        rows = inverse == c
+        b0, beta, var = _least_squares(X[rows], y[rows])
+        intercepts[row], coefficients[row], variances[row] = b0, beta, max(var, floor)
+    b0, beta, var = _least_squares(X, y)
+    intercepts[-1], coefficients[-1], variances[-1] = b0, beta, max(var, floor)
+    return _Regression(disc, cont, keys[kept], intercepts, coefficients, variances)
+
+
+def _cpt(codes, arities, j, pa, iss):
+    counts = family_counts(codes, arities, j, pa)
+    q, r = counts.shape
+    smoothed = counts + iss / (q * r)
+    totals = smoothed.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore"):
+        # maximum likelihood: an unseen configuration has no data, so a uniform row
+        probs = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1), 1 / r)
+        return np.log(probs)
+
+
+def fit_parameters(
+    data: DiscreteData | GaussianData | MixedData, dag: np.ndarray, iss: float = CPT_PRIOR_ISS
+):
     """Estimate the parameters of the DAG ``dag`` (adjacency array) on ``data``.
 
     Discrete tables are posterior means under a Dirichlet prior of equivalent sample size
     ``iss`` spread uniformly over each family's ``q * r`` cells (BDeu's prior); ``iss=0``
     gives maximum likelihood, where a parent configuration never seen gets a uniform row.
+    Continuous nodes get least-squares regressions on their parents (per configuration of
+    their discrete parents in mixed data).
     """
     p = dag.shape[0]
     indptr, indices = parents_csr(dag)
     parents = tuple(indices[indptr[j] : indptr[j + 1]] for j in range(p))
     if isinstance(data, DiscreteData):
-        tables = []
-        for j, pa in enumerate(parents):
-            counts = family_counts(data.codes, data.arities, j, pa)
-            q, r = counts.shape
-            smoothed = counts + iss / (q * r)
-            totals = smoothed.sum(axis=1, keepdims=True)
-            with np.errstate(divide="ignore"):
-                # maximum likelihood: an unseen configuration has no data, so a uniform row
-                probs = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1), 1 / r)
-                tables.append(np.log(probs))
+        tables = [_cpt(data.codes, data.arities, j, pa, iss) for j, pa in enumerate(parents)]
         return DiscreteParameters(parents, tuple(tables))
+    if isinstance(data, MixedData):
+        bad = [
+            (data.names[int(u)], data.names[j])
+            for j, pa in enumerate(parents)
+            if data.discrete[j]
+            for u in pa
+            if not data.discrete[u]
+        ]
+        if bad:
+            raise ValueError(
+                f"Arcs {bad[:5]} go from a continuous into a discrete column, which a "
+                "conditional-Gaussian network cannot hold."
+            )
+        tables = tuple(
+            _cpt(data.codes, data.arities, j, pa, iss) if data.discrete[j] else None
+            for j, pa in enumerate(parents)
+        )
+        regressions = tuple(
+            None if data.discrete[j] else _fit_regressions(data, j, pa)
+            for j, pa in enumerate(parents)
+        )
+        return CGParameters(parents, np.array(data.discrete), tables, regressions)
     means = data.means
     block = data.covariance_block
     intercepts = np.empty(len(parents))

@@ -17,7 +17,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from skbn._parameters import CPT_PRIOR_ISS, DiscreteParameters, fit_parameters
+from skbn._parameters import CPT_PRIOR_ISS, CGParameters, DiscreteParameters, fit_parameters
 from skbn.ci_tests._registry import CI_TESTS
 from skbn.constraints import CONSTRAINT_KINDS, EdgeConstraints
 from skbn.data import (
@@ -25,6 +25,7 @@ from skbn.data import (
     DiscreteData,
     FewRowsWarning,
     GaussianData,
+    MixedData,
     check_data,
 )
 from skbn.graph._array import pdag_to_dag_array
@@ -105,8 +106,12 @@ class BaseStructureLearner(BaseEstimator):
     #: Why a kind outside ``_constraint_kinds`` cannot be honoured, for the error message.
     _constraint_refusal: str = ""
 
-    def _edge_constraints(self, names) -> EdgeConstraints:
-        """Check the learner's background knowledge against the columns (the one service)."""
+    def _edge_constraints(self, names, discrete=None) -> EdgeConstraints:
+        """Check the learner's background knowledge against the columns (the one service).
+
+        ``discrete`` marks the discrete columns of mixed data: arcs from a continuous column
+        into a discrete one are ruled out, as conditional-Gaussian networks require.
+        """
         values = {param: getattr(self, param, None) for param in CONSTRAINT_KINDS.values()}
         refused = [
             param
@@ -118,7 +123,7 @@ class BaseStructureLearner(BaseEstimator):
                 f"{type(self).__name__} cannot honour {', '.join(refused)}. "
                 f"{self._constraint_refusal}".rstrip()
             )
-        return EdgeConstraints.from_parameters(names, **values)
+        return EdgeConstraints.from_parameters(names, discrete=discrete, **values)
 
     # -- data kind and families ---------------------------------------------------------------
 
@@ -206,7 +211,7 @@ class BaseStructureLearner(BaseEstimator):
                 and len(r.kinds(r.family_of(v) or v)) > 1
             ]
             raise ValueError(f"{who} needs {kind} data: {exc}{''.join(hints)}") from None
-        constraints = self._edge_constraints(data.names)
+        constraints = self._edge_constraints(data.names, getattr(data, "discrete", None))
         prepared = self._prepare(data, constraints)
         A, graph_kind = self._learn(data, prepared)
         self.feature_names_in_ = np.asarray(data.names, dtype=object)
@@ -217,7 +222,8 @@ class BaseStructureLearner(BaseEstimator):
         if dag is not None and data.kind == "gaussian":
             _warn_if_few_rows(dag, data)
         self.parameters_ = None if dag is None else fit_parameters(data, dag, self._cpt_iss())
-        self._states = data.states if isinstance(data, DiscreteData) else None
+        self._states = data.states if isinstance(data, (DiscreteData, MixedData)) else None
+        self._discrete_columns = data.discrete.copy() if isinstance(data, MixedData) else None
         return self
 
     def _cpt_iss(self) -> float:
@@ -237,9 +243,78 @@ class BaseStructureLearner(BaseEstimator):
 
     # -- density ----------------------------------------------------------------------------
 
+    def _encode_mixed_like_fit(self, X):
+        """Codes and values of X for a network fitted on mixed data (fit-time states)."""
+        names = list(self.feature_names_in_)
+        discrete = self._discrete_columns
+        if isinstance(X, (DiscreteData, GaussianData)):
+            X = check_data(X, kind="mixed")
+        if isinstance(X, MixedData):
+            if list(X.names) != names:
+                raise ValueError(
+                    "The feature names should match those that were passed during fit. "
+                    f"Expected {names[:8]}, got {list(X.names)[:8]}."
+                )
+            if not np.array_equal(X.discrete, discrete):
+                wrong = [n for n, a, b in zip(names, X.discrete, discrete) if a != b]
+                raise ValueError(
+                    f"Columns {wrong[:8]} are not of the kind (discrete or continuous) they "
+                    "had during fit."
+                )
+            wider = X.with_states(self._states)
+            for j, name in enumerate(names):
+                unseen = wider.states[j][len(self._states[j]) :] if discrete[j] else ()
+                if unseen:
+                    raise _unseen_values(name, unseen, self._states[j])
+            return wider.codes, X.values
+        frame = X if isinstance(X, pd.DataFrame) else None
+        if frame is not None:
+            columns = [str(c) for c in X.columns]
+            if columns != names:
+                raise ValueError(
+                    "The feature names should match those that were passed during fit. "
+                    f"Expected {names[:8]}, got {columns[:8]}."
+                )
+        else:
+            arr = np.asarray(X, dtype=object)
+            if arr.ndim != 2 or arr.shape[1] != len(names):
+                raise ValueError(
+                    f"Expected 2-D data with {len(names)} columns, got shape {arr.shape}."
+                )
+            frame = pd.DataFrame({n: arr[:, j] for j, n in enumerate(names)})
+        n = len(frame)
+        codes = np.zeros((n, len(names)), dtype=np.int16, order="F")
+        values = np.zeros((n, len(names)), dtype=np.float64, order="F")
+        for j, name in enumerate(names):
+            column = frame.iloc[:, j]
+            if column.isna().any():
+                raise ValueError(f"Column {name!r} contains missing values (NaN/None).")
+            if discrete[j]:
+                found = pd.Index(list(self._states[j])).get_indexer(column.to_numpy(dtype=object))
+                if (found < 0).any():
+                    raise _unseen_values(name, column[found < 0], self._states[j])
+                codes[:, j] = found
+            else:
+                try:
+                    values[:, j] = column.to_numpy(dtype=np.float64)
+                except (TypeError, ValueError):
+                    raise ValueError(
+                        f"Column {name!r} was continuous during fit; it must hold numbers."
+                    ) from None
+                if not np.isfinite(values[:, j]).all():
+                    raise ValueError(f"Column {name!r} contains infinite values.")
+        return codes, values
+
     def _encode_like_fit(self, X):
         """Encode X with the fit-time columns and (for discrete data) state labels."""
+        if getattr(self, "_discrete_columns", None) is not None:
+            return self._encode_mixed_like_fit(X)
         names = list(self.feature_names_in_)
+        if isinstance(X, MixedData):
+            raise ValueError(
+                "X is mixed discrete and continuous data; the network was fitted on "
+                f"{'continuous' if self._states is None else 'discrete'} data."
+            )
         if isinstance(X, (DiscreteData, GaussianData)):
             # already checked (a resample of the engine): same columns, codes or values
             if list(X.names) != names:
@@ -325,11 +400,15 @@ class BaseStructureLearner(BaseEstimator):
                 "distribution to score samples with."
             )
         encoded = self._encode_like_fit(X)
-        if len(encoded) == 0:
+        if len(encoded[0] if isinstance(encoded, tuple) else encoded) == 0:
             raise ValueError("X has 0 rows; scoring needs at least one.")
         if isinstance(self.parameters_, DiscreteParameters):
             arities = np.array([len(s) for s in self._states], dtype=np.int64)
             return self.parameters_.log_likelihood_rows(encoded, arities)
+        if isinstance(self.parameters_, CGParameters):
+            codes, values = encoded
+            arities = np.array([max(len(s), 1) for s in self._states], dtype=np.int64)
+            return self.parameters_.log_likelihood_rows(codes, arities, values)
         return self.parameters_.log_likelihood_rows(encoded)
 
     @property
@@ -358,6 +437,14 @@ class BaseStructureLearner(BaseEstimator):
                 "to fit parameters on; skbn.graph.to_dag explains which edges conflict."
             )
         names = [str(v) for v in self.feature_names_in_]
+        if isinstance(self.parameters_, CGParameters):
+            raise ValueError(
+                "A network learned on mixed data is conditional-Gaussian, which skbn's "
+                "network classes (discrete with CPTs, linear-Gaussian) and file formats do "
+                "not hold. Its parameters are in parameters_ (CPTs of the discrete nodes, a "
+                "regression per configuration for the continuous ones), and score_samples "
+                "evaluates it."
+            )
         if isinstance(self.parameters_, DiscreteParameters):
             return self.parameters_.to_network(names, self._states, name=type(self).__name__)
         return self.parameters_.to_network(names)

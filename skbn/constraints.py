@@ -343,6 +343,7 @@ class EdgeConstraints:
         forbidden_edges=None,
         required_edges=None,
         tiers=None,
+        discrete=None,
     ) -> EdgeConstraints:
         """Check the four kinds of knowledge against the columns and each other.
 
@@ -354,6 +355,10 @@ class EdgeConstraints:
             Arcs the search may use (all if None), may not use, and must keep.
         tiers : list of lists of str, dict or Tiers, optional
             A background-knowledge order (see :class:`Tiers`).
+        discrete : array-like of bool, optional
+            Which columns are discrete, for data that mixes both kinds: a conditional-Gaussian
+            network has no arc from a continuous column into a discrete one, so those arcs
+            are ruled out (a required one is an error naming it).
 
         Returns
         -------
@@ -368,8 +373,12 @@ class EdgeConstraints:
         """
         names = tuple(names)
         p = len(names)
+        by_model = np.zeros((p, p), dtype=bool)
+        if discrete is not None:
+            discrete = np.asarray(discrete, dtype=bool)
+            by_model = ~discrete[:, None] & discrete[None, :]
         if allowed_edges is None and forbidden_edges is None and required_edges is None:
-            if tiers is None:
+            if tiers is None and not by_model.any():
                 return cls(names, None, None, frozenset())
         given = frozenset(
             kind
@@ -403,7 +412,7 @@ class EdgeConstraints:
             within = np.array([k in tiers._within for k in rank]) & placed
             by_tiers |= both & (rank[:, None] == rank[None, :]) & within[:, None]
             np.fill_diagonal(by_tiers, False)
-        merged = by_allowed & ~by_forbidden & ~by_tiers
+        merged = by_allowed & ~by_forbidden & ~by_tiers & ~by_model
         required = np.zeros((p, p), dtype=bool) if required is None else required
         clash = required & ~merged
         if clash.any():
@@ -416,6 +425,11 @@ class EdgeConstraints:
                     why.append("in forbidden_edges")
                 if by_tiers[i, j]:
                     why.append("ruled out by tiers")
+                if by_model[i, j]:
+                    why.append(
+                        "an arc from a continuous into a discrete column, which a "
+                        "conditional-Gaussian network cannot hold"
+                    )
                 lines.append(f"({names[i]!r}, {names[j]!r}) is {' and '.join(why)}")
             raise ValueError(
                 "required_edges conflict with the other constraints: "

@@ -9,7 +9,10 @@ user's data, produced once by :func:`check_data`:
   together with the arity and the original state labels of every column;
 * :class:`GaussianData` -- ``float64`` values with their means, and the covariance and
   correlation matrices computed on first use (the sufficient statistics of Gaussian scores
-  and of the Fisher-z test).
+  and of the Fisher-z test);
+* :class:`MixedData` -- both, for a frame that mixes discrete and continuous columns: the
+  codes of the discrete columns and the values of the continuous ones, each in a full-width
+  array indexed by column position, with a mask saying which columns are discrete.
 
 Column kinds follow pandas dtypes: categorical, object, string, bool and integer columns are
 discrete; float columns are continuous. Nothing is silently coerced: a float column where a
@@ -36,6 +39,7 @@ __all__ = [
     "FewRowsWarning",
     "GaussianData",
     "INTEGER_STATES_WARNING",
+    "MixedData",
     "MAX_CATEGORIES",
     "ROWS_PER_PARAMETER",
     "check_data",
@@ -437,6 +441,168 @@ class GaussianData:
         return f"GaussianData(n_samples={self.n_samples}, n_features={self.n_features})"
 
 
+class MixedData:
+    """Discrete and continuous columns together, for conditional-Gaussian models.
+
+    Build it with :func:`check_data` (a frame with both kinds of columns); the arrays are
+    read-only. Both arrays have one column per variable, so kernels index them by column
+    position: a continuous column holds code 0 with arity 1 in ``codes`` (it never splits a
+    table), and a discrete column holds 0.0 in ``values``.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features), dtype int16
+        Codes of the discrete columns (0 in the continuous ones).
+    arities : ndarray of shape (n_features,), dtype int64
+        Number of states of each discrete column; 1 for a continuous one.
+    states : tuple of tuple
+        State labels of each discrete column; ``()`` for a continuous one.
+    values : ndarray of shape (n_samples, n_features), dtype float64
+        Values of the continuous columns (0.0 in the discrete ones).
+    discrete : ndarray of shape (n_features,), dtype bool
+        Which columns are discrete.
+    names : tuple of str
+        Column (node) names.
+
+    Examples
+    --------
+    >>> X = pd.DataFrame({"g": ["a", "b", "a"], "y": [0.5, 1.5, 2.0]})
+    >>> data = check_data(X)
+    >>> data
+    MixedData(n_samples=3, n_features=2, n_discrete=1)
+    >>> data.discrete.tolist(), data.codes[:, 0].tolist(), data.values[:, 1].tolist()
+    ([True, False], [0, 1, 0], [0.5, 1.5, 2.0])
+    """
+
+    kind = "mixed"
+
+    def __init__(
+        self,
+        codes: np.ndarray,
+        arities: np.ndarray,
+        states: tuple[tuple, ...],
+        values: np.ndarray,
+        discrete: np.ndarray,
+        names: tuple[str, ...],
+    ) -> None:
+        self.codes = _readonly(np.asfortranarray(codes, dtype=np.int16))
+        self.arities = _readonly(np.asarray(arities, dtype=np.int64))
+        self.states = tuple(tuple(s) for s in states)
+        self.values = _readonly(np.asfortranarray(values, dtype=np.float64))
+        self.discrete = _readonly(np.asarray(discrete, dtype=bool))
+        self.names = tuple(names)
+
+    @property
+    def n_samples(self) -> int:
+        """Number of rows."""
+        return self.codes.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        """Number of columns (variables)."""
+        return self.codes.shape[1]
+
+    @property
+    def continuous(self) -> np.ndarray:
+        """Which columns are continuous (the complement of ``discrete``)."""
+        return ~self.discrete
+
+    @cached_property
+    def constant_columns(self) -> tuple[str, ...]:
+        """Names of the columns that take a single value in the data."""
+        const = np.where(
+            self.discrete,
+            np.all(self.codes == self.codes[0], axis=0),
+            np.all(self.values == self.values[0], axis=0),
+        )
+        return tuple(n for n, c in zip(self.names, const) if c)
+
+    def take(self, rows=None, columns=None) -> MixedData:
+        """Return the data on some rows (repeats allowed) and columns, states kept.
+
+        Parameters
+        ----------
+        rows : array-like of int, optional
+            Row positions; all rows when None.
+        columns : array-like of int, optional
+            Column positions; all columns when None.
+
+        Returns
+        -------
+        MixedData
+        """
+        codes, values = self.codes, self.values
+        if rows is not None:
+            rows = np.asarray(rows)
+            codes, values = codes[rows], values[rows]
+        if columns is None:
+            return MixedData(codes, self.arities, self.states, values, self.discrete, self.names)
+        cols = np.asarray(columns)
+        return MixedData(
+            codes[:, cols],
+            self.arities[cols],
+            tuple(self.states[j] for j in cols),
+            values[:, cols],
+            self.discrete[cols],
+            tuple(self.names[j] for j in cols),
+        )
+
+    def with_states(self, states) -> MixedData:
+        """Return the same rows with the discrete columns' states extended by ``states``.
+
+        As :meth:`DiscreteData.with_states`; entries for continuous columns are ignored.
+
+        Parameters
+        ----------
+        states : sequence of sequence
+            One sequence of state labels per column.
+
+        Returns
+        -------
+        MixedData
+        """
+        idx = np.flatnonzero(self.discrete)
+        part = DiscreteData(
+            self.codes[:, idx], self.arities[idx], [self.states[j] for j in idx], ()
+        ).with_states([states[j] for j in idx])
+        codes = np.array(self.codes, order="F")
+        codes[:, idx] = part.codes
+        arities = self.arities.copy()
+        arities[idx] = part.arities
+        merged = list(self.states)
+        for k, j in enumerate(idx):
+            merged[j] = part.states[k]
+        return MixedData(codes, arities, tuple(merged), self.values, self.discrete, self.names)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Decode back to a DataFrame: categorical and float columns.
+
+        Returns
+        -------
+        DataFrame
+        """
+        return pd.DataFrame(
+            {
+                name: (
+                    pd.Categorical.from_codes(self.codes[:, j], categories=list(self.states[j]))
+                    if self.discrete[j]
+                    else self.values[:, j]
+                )
+                for j, name in enumerate(self.names)
+            }
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"MixedData(n_samples={self.n_samples}, n_features={self.n_features}, "
+            f"n_discrete={int(self.discrete.sum())})"
+        )
+
+
+#: The checked-data containers :func:`check_data` returns.
+CHECKED_DATA = (DiscreteData, GaussianData, MixedData)
+
+
 def _column_kind(series: pd.Series) -> str:
     dtype = series.dtype
     if isinstance(dtype, pd.CategoricalDtype):
@@ -602,24 +768,25 @@ def check_data(
     *,
     kind: Literal["auto", "discrete", "gaussian"] = "auto",
     max_categories: int = MAX_CATEGORIES,
-) -> DiscreteData | GaussianData:
+) -> DiscreteData | GaussianData | MixedData:
     """Validate ``X`` and encode it once for the kernels.
 
     Parameters
     ----------
-    X : DataFrame, array-like of shape (n_samples, n_features), DiscreteData or GaussianData
+    X : DataFrame, array-like of shape (n_samples, n_features), or checked data
         The data. DataFrame column names become node names; arrays get ``x0, x1, ...``.
         Categorical, object, string, bool and integer columns are discrete; float columns are
         continuous. Already checked data is returned unchanged (if of the requested kind).
-    kind : {"auto", "discrete", "gaussian"}, default="auto"
-        The kind of data required. ``"auto"`` infers it from the column types and refuses a
-        mix of discrete and continuous columns.
+    kind : {"auto", "discrete", "gaussian", "mixed"}, default="auto"
+        The kind of data required. ``"auto"`` infers it from the column types: a frame with
+        both discrete and continuous columns gives :class:`MixedData`. ``"mixed"`` gives
+        :class:`MixedData` whatever the columns (all of one kind is a special case).
     max_categories : int, default=2**15
         Largest number of categories accepted in a discrete column.
 
     Returns
     -------
-    DiscreteData or GaussianData
+    DiscreteData, GaussianData or MixedData
         The validated, encoded data.
 
     Raises
@@ -642,8 +809,20 @@ def check_data(
     >>> check_data([[0.5, 1.0], [1.5, -2.0]]).names
     ('x0', 'x1')
     """
-    if kind not in ("auto", "discrete", "gaussian"):
-        raise ValueError(f"kind must be 'auto', 'discrete' or 'gaussian', got {kind!r}.")
+    if kind not in ("auto", "discrete", "gaussian", "mixed"):
+        raise ValueError(f"kind must be 'auto', 'discrete', 'gaussian' or 'mixed', got {kind!r}.")
+    if isinstance(X, MixedData):
+        if kind in ("discrete", "gaussian"):
+            want = "discrete" if kind == "discrete" else "continuous"
+            other = np.flatnonzero(X.discrete if kind == "gaussian" else ~X.discrete)
+            raise ValueError(
+                f"All columns must be {want}, but columns "
+                f"{_show([X.names[j] for j in other])} are not; use a score or test for "
+                "mixed data (e.g. criterion='bic', ci_test='mi_cg')."
+            )
+        return X
+    if kind == "mixed" and isinstance(X, (DiscreteData, GaussianData)):
+        return _as_mixed(X)
     if isinstance(X, (DiscreteData, GaussianData)):
         if kind == "discrete" and isinstance(X, GaussianData):
             raise ValueError(
@@ -715,21 +894,13 @@ def check_data(
             )
 
     if kind == "auto":
-        if continuous and discrete:
-            raise ValueError(
-                f"X mixes continuous columns ({_show(continuous)}) with discrete columns "
-                f"({_show(discrete)}); skbn's scores and tests need one kind. Either bin the "
-                "continuous ones and give the learner a discrete score, which reads whole-"
-                "number floats as bin codes: make_column_transformer((KBinsDiscretizer("
-                f"encode='ordinal'), {list(continuous)[:3]!r}), remainder='passthrough', "
-                "verbose_feature_names_out=False).set_output(transform='pandas') in a Pipeline "
-                "before e.g. HillClimb(criterion='bdeu'); or cast the discrete ones to float."
-            )
-        kind = "gaussian" if continuous else "discrete"
+        kind = "mixed" if continuous and discrete else "gaussian" if continuous else "discrete"
         if kind == "gaussian":
             _warn_if_codes(frame, continuous, values)
 
     names = tuple(frame.columns)
+    if kind == "mixed":
+        return _mixed_data(frame, names, continuous, discrete, values, encoded, max_categories)
     if kind == "discrete":
         # Integer-valued float columns are codes (KBinsDiscretizer(encode="ordinal") returns
         # them as floats): accepted when discrete data is asked for, never in "auto" mode.
@@ -738,7 +909,8 @@ def check_data(
             raise ValueError(
                 f"Discrete data is required, but columns {_show(fractional)} hold non-integer "
                 "floats. Discretise them (sklearn.preprocessing.KBinsDiscretizer(encode="
-                "'ordinal') in a Pipeline)."
+                "'ordinal') in a Pipeline), or model them as continuous with a score or test "
+                "for mixed data (criterion='bic', 'aic', 'ebic' or 'loglik'; ci_test='mi_cg')."
             )
         for n in continuous:
             encoded[n] = _factorize(n, frame[n].astype(np.int64))
@@ -758,6 +930,47 @@ def check_data(
         raise ValueError(
             f"Continuous (Gaussian) data is required, but columns {_show(discrete)} are "
             "discrete (categorical/object/bool/integer). Cast numeric ones with "
-            "X.astype(float), or use a discrete score or CI test."
+            "X.astype(float), or model both kinds with a score or test for mixed data "
+            "(criterion='bic', 'aic', 'ebic' or 'loglik'; ci_test='mi_cg')."
         )
     return GaussianData(values, names)
+
+
+def _as_mixed(data: DiscreteData | GaussianData) -> MixedData:
+    """Return checked data of one kind as :class:`MixedData` (all columns discrete, or none)."""
+    n, p = data.n_samples, data.n_features
+    if isinstance(data, DiscreteData):
+        return MixedData(
+            data.codes, data.arities, data.states, np.zeros((n, p)), np.ones(p, bool), data.names
+        )
+    return MixedData(
+        np.zeros((n, p), dtype=np.int16),
+        np.ones(p, dtype=np.int64),
+        ((),) * p,
+        data.values,
+        np.zeros(p, dtype=bool),
+        data.names,
+    )
+
+
+def _mixed_data(frame, names, continuous, discrete, values, encoded, max_categories) -> MixedData:
+    """Encode a frame with discrete and continuous columns as :class:`MixedData`."""
+    n, p = frame.shape
+    codes = np.zeros((n, p), dtype=np.int16, order="F")
+    floats = np.zeros((n, p), dtype=np.float64, order="F")
+    is_discrete = np.array([name in encoded for name in names], dtype=bool)
+    states: list[tuple] = []
+    position = {name: k for k, name in enumerate(continuous)}
+    for j, name in enumerate(names):
+        if is_discrete[j]:
+            column, st = encoded[name]
+            _check_categories(name, st, max_categories)
+            codes[:, j] = column
+            states.append(st)
+        else:
+            floats[:, j] = values[:, position[name]]
+            states.append(())
+    arities = np.array([len(s) if d else 1 for s, d in zip(states, is_discrete)], dtype=np.int64)
+    _warn_if_many_integer_states(frame, discrete, encoded)
+    _warn_if_identifiers(frame, discrete, encoded)
+    return MixedData(codes, arities, tuple(states), floats, is_discrete, names)

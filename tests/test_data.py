@@ -73,7 +73,6 @@ def test_string_dtype_columns_are_discrete():
         ),
         (pd.DataFrame({"a": [1.0], "b": [2.0]}), ValueError, "1 sample"),
         (np.zeros((5, 0)), ValueError, "0 feature"),
-        (pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]}), ValueError, "'a'.*'b'.*KBins"),
         (pd.DataFrame([[1, 2], [3, 4]], columns=["a", "a"]), ValueError, "Duplicate.*'a'"),
         (pd.DataFrame([[1, 2], [3, 4]], columns=[1, "1"]), ValueError, "collide"),
         ("not data", TypeError, "DataFrame"),
@@ -113,7 +112,7 @@ def test_kind_mismatch_names_the_columns():
     with pytest.raises(ValueError, match="'n', 'm'.*astype\\(float\\)"):
         check_data(ints, kind="gaussian")
     with pytest.raises(ValueError, match="kind must be"):
-        check_data(ints, kind="mixed")
+        check_data(ints, kind="hybrid")
 
 
 def test_too_many_categories():
@@ -164,12 +163,12 @@ def test_bin_codes_read_as_gaussian_warn():
         check_data(Z)  # ordinary Gaussian data never warns
 
 
-def test_mixed_data_advice_works_when_followed():
+def test_a_discrete_score_on_mixed_data_gives_advice_that_works_when_followed():
     import re
 
-    from sklearn.compose import make_column_transformer  # noqa: F401 (named in the advice)
+    from sklearn.compose import make_column_transformer
     from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import KBinsDiscretizer  # noqa: F401 (named in the advice)
+    from sklearn.preprocessing import KBinsDiscretizer
 
     from skbn import HillClimb
 
@@ -178,18 +177,20 @@ def test_mixed_data_advice_works_when_followed():
     X = pd.DataFrame(
         {"x": x, "y": np.where(x + 0.5 * rng.normal(size=600) > 0, "hi", "lo"), "w": "c"}
     )
-    with pytest.raises(ValueError, match="mixes continuous") as error:
-        HillClimb().fit(X)
-    advice = re.search(
-        r"(make_column_transformer\(.*\)) in a Pipeline before e\.g\. (\S+\)); ", str(error.value)
-    )
-    assert advice, str(error.value)
-    binning = eval(advice.group(1))  # the advice, as printed
-    learner = eval(advice.group(2))
-    pipe = make_pipeline(binning, learner).fit(X)
-    graph = pipe[-1].graph_
-    assert set(graph.nodes) == {"x", "y", "w"}  # the column names are kept
+    with pytest.raises(ValueError, match="'x' hold non-integer floats") as error:
+        HillClimb("bdeu").fit(X)
+    assert re.search(r"KBinsDiscretizer\(encode='ordinal'\) in a Pipeline", str(error.value))
+    binning = make_column_transformer(
+        (KBinsDiscretizer(encode="ordinal"), ["x"]),
+        remainder="passthrough",
+        verbose_feature_names_out=False,
+    ).set_output(transform="pandas")
+    graph = make_pipeline(binning, HillClimb("bdeu")).fit(X)[-1].graph_
+    assert set(graph.nodes) == {"x", "y", "w"}
     assert graph.has_edge("x", "y") or graph.has_edge("y", "x")
+    # the other advice: model both kinds with a score for mixed data
+    mixed = HillClimb("bic").fit(X).graph_
+    assert mixed.has_edge("y", "x")  # the discrete node comes first in a CG network
 
 
 def test_identifier_like_string_columns_warn_and_categories_do_not():

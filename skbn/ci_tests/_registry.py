@@ -6,6 +6,7 @@ from __future__ import annotations
 from skbn.ci_tests._base import CITest
 from skbn.ci_tests._discrete import ChiSquare, GSquare, ShrinkageMI
 from skbn.ci_tests._gaussian import FisherZ
+from skbn.ci_tests._mixed import CGMutualInformation
 from skbn.utils._registry import FamilyRegistry
 
 __all__ = ["CI_TESTS", "get_ci_test", "get_ci_test_names"]
@@ -51,7 +52,13 @@ CI_TESTS.register(
     description="Fisher's z test of zero partial correlation",
     aliases={"fisherz": (None, {}), "zf": (None, {})},
 )
-CI_TESTS.set_default(discrete="g_sq", gaussian="fisher_z")
+CI_TESTS.register(
+    "mi_cg",
+    mixed=CGMutualInformation,
+    description="conditional-Gaussian likelihood-ratio test for mixed data (bnlearn's mi-cg)",
+    aliases={"mi-cg": (None, {}), "cg_lrt": (None, {})},
+)
+CI_TESTS.set_default(discrete="g_sq", gaussian="fisher_z", mixed="mi_cg")
 
 
 def get_ci_test(name: str | CITest | None, kind: str = "discrete", **params) -> CITest:

@@ -13,7 +13,7 @@ from scipy import stats
 from sklearn.utils import check_random_state
 
 from skbn.base import BaseStructureLearner
-from skbn.data import check_data
+from skbn.data import MixedData, check_data
 from skbn.ensemble._poset import agony_poset, confidence_poset
 from skbn.graph._array import has_path, topological_sort_array
 from skbn.graph._convert import from_adjacency, to_adjacency
@@ -203,6 +203,10 @@ def bootstrap_arc_counts(
         rows = rng.randint(0, n, size=n)
         chain = np.zeros((p, p), dtype=np.int8)
         order = rng.permutation(p)
+        if isinstance(data, MixedData):
+            # a conditional-Gaussian network has no arc into a discrete node from a
+            # continuous one: the chain visits the discrete nodes first
+            order = order[np.argsort(~data.discrete[order], kind="stable")]
         if start == "random_chain":
             chain[order[:-1], order[1:]] = 1
         jobs.append(

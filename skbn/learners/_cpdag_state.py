@@ -158,9 +158,12 @@ class CPDAGState:
                     if not self.adjacent(a, b):
                         keep.add((a, c))
                         keep.add((b, c))
+        forbidden = self.forbidden
         for c in nodes:
             for a in list(self.pa[c]):
-                if (a, c) not in keep:
+                # an arc whose reverse the knowledge rules out stays oriented (Tetrad orients
+                # by knowledge before Meek's rules); otherwise only colliders keep theirs
+                if (a, c) not in keep and (forbidden is None or not forbidden[c, a]):
                     self._snapshot(a)
                     self._snapshot(c)
                     self.add_undirected(a, c)

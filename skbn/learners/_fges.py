@@ -203,6 +203,8 @@ class _Search:
             return
         if self.keep is not None and self.keep[x, y]:
             return
+        if self.knowledge and not self.arc_ok[x, y] and x in st.ne[y]:
+            return  # scored from the allowed direction, calc_delete(y, x)
         config = self.delete_config(x, y)
         if self.bwd_seen.get((x, y)) == config:
             return
@@ -473,7 +475,9 @@ class FGES(BaseStructureLearner):
         self.n_inserts_ = search.n_inserts
         self.n_deletes_ = search.n_deletes
         kind = "cpdag"
-        if changed:
+        if changed or search.knowledge:
+            # knowledge may have oriented edges during the search (the state keeps an arc
+            # whose reverse is ruled out), so the result is a PDAG when it is not a CPDAG
             dag = pdag_to_dag_array(A)
             if dag is None or not np.array_equal(dag_to_cpdag_array(dag), A):
                 kind = "pdag"

@@ -432,7 +432,13 @@ class HillClimb(BaseStructureLearner):
         # compared at 10 significant figures: scores equal up to rounding (every column of
         # standardised data has the same score alone) must not be ordered by float noise
         alone = significant(np.diag(S))
-        with_one = significant((S.sum(axis=0) - np.diag(S)) / max(p - 1, 1))
+        # the mean over the parents a score allows (a conditional-Gaussian score gives a
+        # discrete child of a continuous parent -inf)
+        finite = np.isfinite(S)
+        np.fill_diagonal(finite, False)
+        with_one = significant(
+            np.where(finite, S, 0.0).sum(axis=0) / np.maximum(finite.sum(axis=0), 1)
+        )
         # decreasing score alone, then decreasing mean score with one parent, then name
         by_score = np.lexsort((np.arange(p), -with_one, -alone))
         decreasing = np.empty(p, dtype=np.int64)

@@ -40,7 +40,7 @@ from sklearn.exceptions import FitFailedWarning
 from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
 
-from skbn.data import DiscreteData, GaussianData, check_data
+from skbn.data import CHECKED_DATA, DiscreteData, GaussianData, MixedData, check_data
 from skbn.graph._convert import to_adjacency
 from skbn.utils._parallel import effective_n_jobs, parallel_map
 
@@ -184,7 +184,7 @@ def check_before_work(estimator, candidates, X):
             raise ValueError(
                 f"The candidate {params} is invalid, so no fit was run: {exc}"
             ) from None
-    if isinstance(X, (DiscreteData, GaussianData)):
+    if isinstance(X, CHECKED_DATA):
         return X
     families = set(estimator._family_parameters)
     # a candidate that swaps the score or test itself may need another kind of data
@@ -205,13 +205,18 @@ def _raw_rows(X, rows, columns):
 def permute_columns(X, seed: int):
     """Every column permuted independently (one RandomState, columns in order)."""
     rng = np.random.RandomState(seed)
-    n = X.n_samples if isinstance(X, (DiscreteData, GaussianData)) else len(X)
+    n = X.n_samples if isinstance(X, CHECKED_DATA) else len(X)
     if isinstance(X, DiscreteData):
         codes = np.column_stack([X.codes[rng.permutation(n), j] for j in range(X.n_features)])
         return DiscreteData(codes, X.arities, X.states, X.names)
     if isinstance(X, GaussianData):
         values = np.column_stack([X.values[rng.permutation(n), j] for j in range(X.n_features)])
         return GaussianData(values, X.names)
+    if isinstance(X, MixedData):
+        orders = [rng.permutation(n) for _ in range(X.n_features)]
+        codes = np.column_stack([X.codes[o, j] for j, o in enumerate(orders)])
+        values = np.column_stack([X.values[o, j] for j, o in enumerate(orders)])
+        return MixedData(codes, X.arities, X.states, values, X.discrete, X.names)
     X = X.copy()
     for column in X.columns:
         X[column] = X[column].array.take(rng.permutation(n))  # keeps the dtype (categories)
@@ -229,7 +234,7 @@ class _Data:
         X = self.raw[index]
         if not _takes_checked_data(estimator):
             # Pipelines and other estimators get a DataFrame (encoded data decoded once)
-            if isinstance(X, (DiscreteData, GaussianData)):
+            if isinstance(X, CHECKED_DATA):
                 key = (index, "frame")
                 if key not in self._checked:
                     self._checked[key] = X.to_frame()
@@ -244,7 +249,7 @@ class _Data:
 
 def _without_caches(source, seen: dict):
     """``source`` without its cached properties (one copy per source object)."""
-    if not isinstance(source, (DiscreteData, GaussianData)):
+    if not isinstance(source, CHECKED_DATA):
         return source
     if id(source) not in seen:
         seen[id(source)] = source.take()
@@ -252,7 +257,7 @@ def _without_caches(source, seen: dict):
 
 
 def _part(source, rows, columns):
-    if isinstance(source, (DiscreteData, GaussianData)):
+    if isinstance(source, CHECKED_DATA):
         return source.take(rows, columns)
     return _raw_rows(source, rows, columns)
 
@@ -263,9 +268,7 @@ def _score(scoring, estimator, X):
     frame = []  # X decoded once, for the scorers that are not skbn's
 
     def rows(scorer):
-        if not isinstance(X, (DiscreteData, GaussianData)) or getattr(
-            scorer, "_takes_checked_data", False
-        ):
+        if not isinstance(X, CHECKED_DATA) or getattr(scorer, "_takes_checked_data", False):
             return X
         if not frame:
             frame.append(X.to_frame())  # a callable of the user's gets a DataFrame

@@ -9,14 +9,17 @@ extension). Higher is better for every score.
 
 Discrete scores count family configurations with numba kernels; Gaussian scores work from the
 covariance matrix, so a local score costs O(k^3) in the number of parents, not O(n).
+Conditional-Gaussian scores (CGBIC, CGAIC, CGEBIC, CGLogLikelihood) take data that mixes
+discrete and continuous columns: a regression per configuration of the discrete parents.
 
 A family name stands for a score wherever one is taken: ``HillClimb("bic")`` uses BIC on
 discrete data and GaussianBIC on continuous data; :func:`get_score` resolves a name for a kind
 of data and :func:`get_score_names` lists the names (bnlearn's and pgmpy's spellings included).
 
 Score-equivalent scores (equal on Markov-equivalent DAGs): LogLikelihood, BIC, AIC, EBIC,
-BDeu, GaussianLogLikelihood, GaussianAIC, GaussianBIC, GaussianEBIC, BGe. K2 and FNML are
-not.
+BDeu, GaussianLogLikelihood, GaussianAIC, GaussianBIC, GaussianEBIC, BGe; the CG scores
+among the DAGs that keep discrete nodes before continuous ones (the only DAGs they score
+finitely). K2 and FNML are not.
 """
 
 from skbn.scores._base import BoundScore, Score
@@ -28,6 +31,7 @@ from skbn.scores._gaussian import (
     GaussianEBIC,
     GaussianLogLikelihood,
 )
+from skbn.scores._mixed import CGAIC, CGBIC, CGEBIC, CGLogLikelihood
 from skbn.scores._registry import get_score, get_score_names
 
 __all__ = [
@@ -36,6 +40,10 @@ __all__ = [
     "BGe",
     "BIC",
     "BoundScore",
+    "CGAIC",
+    "CGBIC",
+    "CGEBIC",
+    "CGLogLikelihood",
     "EBIC",
     "FNML",
     "GaussianAIC",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from skbn.scores._base import Score
 from skbn.scores._discrete import AIC, BIC, EBIC, FNML, K2, BDeu, LogLikelihood
 from skbn.scores._gaussian import BGe, GaussianAIC, GaussianBIC, GaussianEBIC, GaussianLogLikelihood
+from skbn.scores._mixed import CGAIC, CGBIC, CGEBIC, CGLogLikelihood
 from skbn.utils._registry import FamilyRegistry
 
 __all__ = ["SCORES", "get_score", "get_score_names"]
@@ -18,25 +19,34 @@ SCORES.register(
     "bic",
     discrete=BIC,
     gaussian=GaussianBIC,
+    mixed=CGBIC,
     description="log-likelihood minus penalty_discount * log(n) / 2 per free parameter",
     aliases={
         "bic-d": ("discrete", {}),
         "bic-g": ("gaussian", {}),
         "bicscore": (None, {}),
         "sem-bic": ("gaussian", {}),
+        "bic-cg": ("mixed", {}),
     },
 )
 SCORES.register(
     "aic",
     discrete=AIC,
     gaussian=GaussianAIC,
+    mixed=CGAIC,
     description="log-likelihood minus penalty_discount per free parameter",
-    aliases={"aic-d": ("discrete", {}), "aic-g": ("gaussian", {}), "aicscore": (None, {})},
+    aliases={
+        "aic-d": ("discrete", {}),
+        "aic-g": ("gaussian", {}),
+        "aic-cg": ("mixed", {}),
+        "aicscore": (None, {}),
+    },
 )
 SCORES.register(
     "ebic",
     discrete=EBIC,
     gaussian=GaussianEBIC,
+    mixed=CGEBIC,
     description="BIC plus gamma * log(p) per free parameter (Chen & Chen)",
     aliases={"ebic-g": ("gaussian", {})},
 )
@@ -44,6 +54,7 @@ SCORES.register(
     "loglik",
     discrete=LogLikelihood,
     gaussian=GaussianLogLikelihood,
+    mixed=CGLogLikelihood,
     description="maximised log-likelihood, no penalty",
     aliases={
         "ll": (None, {}),
@@ -51,6 +62,7 @@ SCORES.register(
         "ll-d": ("discrete", {}),
         "ll-g": ("gaussian", {}),
         "loglik-g": ("gaussian", {}),
+        "loglik-cg": ("mixed", {}),
     },
 )
 SCORES.register(
@@ -72,7 +84,7 @@ SCORES.register(
     description="Bayesian Gaussian equivalent marginal likelihood",
     aliases={"bgescore": (None, {})},
 )
-SCORES.set_default(discrete="bic", gaussian=("ebic", {"gamma": 1.0}))
+SCORES.set_default(discrete="bic", gaussian=("ebic", {"gamma": 1.0}), mixed="bic")
 
 
 def get_score(name: str | Score | None, kind: str = "discrete", **params) -> Score:

@@ -21,5 +21,8 @@ def significant(values, digits: int = 10) -> np.ndarray:
     [1.0, 1.0, 123500.0]
     """
     values = np.asarray(values, dtype=float)
-    scale = np.where(values == 0, 1.0, 10.0 ** np.floor(np.log10(np.abs(values) + 1e-300)))
-    return np.round(values / scale, digits - 1) * scale
+    finite = np.isfinite(values)
+    safe = np.where(finite, values, 0.0)
+    scale = np.where(safe == 0, 1.0, 10.0 ** np.floor(np.log10(np.abs(safe) + 1e-300)))
+    # infinite values (a family a score rules out) stay as they are
+    return np.where(finite, np.round(safe / scale, digits - 1) * scale, values)

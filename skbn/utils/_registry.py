@@ -20,9 +20,13 @@ from dataclasses import dataclass, field
 __all__ = ["DATA_KINDS", "Family", "FamilyRegistry"]
 
 #: The kinds of data skbn's scores and tests are written for.
-DATA_KINDS = ("discrete", "gaussian")
+DATA_KINDS = ("discrete", "gaussian", "mixed")
 
-_KIND_WORDS = {"discrete": "discrete", "gaussian": "continuous (Gaussian)"}
+_KIND_WORDS = {
+    "discrete": "discrete",
+    "gaussian": "continuous (Gaussian)",
+    "mixed": "mixed discrete and continuous",
+}
 
 
 def _canonical(name: str) -> str:
