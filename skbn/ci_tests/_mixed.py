@@ -9,11 +9,16 @@ conditioning set, which is ``2 n`` times the conditional mutual information unde
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from skbn._kernels.gaussian import VARIANCE_FLOOR
 from skbn._kernels.mixed import column_variance, strata_labels, stratified_gaussian_loglik
-from skbn.ci_tests._base import BoundCITest, CIResult, CITest
+from skbn.ci_tests._base import (
+    BoundCITest,
+    CITest,
+    chi_square_log_pvalue,
+    chi_square_result,
+)
 
 __all__ = ["CGMutualInformation"]
 
@@ -155,16 +160,10 @@ class _BoundCGTest(BoundCITest):
         return max(statistic, 0.0), dof
 
     def _test(self, x, y, cond):
-        statistic, dof = self._statistic(x, y, cond)
-        pvalue = 1.0 if dof <= 0 else float(special.chdtrc(dof, statistic))
-        return CIResult(statistic, dof, pvalue)
+        return chi_square_result(*self._statistic(x, y, cond))
 
     def _log_pvalue(self, x, y, cond):
-        statistic, dof = self._statistic(x, y, cond)
-        if dof <= 0:
-            return 0.0
-        pvalue = special.chdtrc(dof, statistic)
-        return float(np.log(pvalue)) if pvalue > 1e-300 else float(stats.chi2.logsf(statistic, dof))
+        return chi_square_log_pvalue(*self._statistic(x, y, cond))
 
 
 class CGMutualInformation(CITest):

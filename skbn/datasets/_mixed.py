@@ -39,8 +39,8 @@ class ConditionalGaussianNetwork:
     intercepts : dict
         ``intercepts[v]``: the intercept of ``v``.
     sds : dict
-        ``sds[v]``: noise standard deviation per state of ``v``'s first discrete parent, or
-        None (standard deviation 1).
+        ``sds[v]``: ``(d, per_state)``, the noise standard deviation of ``v`` per state of
+        its first discrete parent ``d``, or None (standard deviation 1).
 
     Attributes
     ----------
@@ -88,8 +88,9 @@ class ConditionalGaussianNetwork:
             disc = [u for u in self.graph.predecessors(v) if u in codes]
             for u in disc:
                 mean += self._effects[v][u][codes[u]]
-            if disc:
-                sd = self._sds[v][codes[disc[0]]]
+            if self._sds[v] is not None:
+                first, per_state = self._sds[v]
+                sd = per_state[codes[first]]
             for u in self.graph.predecessors(v):
                 if u in values:
                     mean += self._weights[v][u] * values[u]
@@ -173,7 +174,10 @@ def make_conditional_gaussian(
             u: rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 1.0) / np.sqrt(len(cont)) for u in cont
         }
         intercepts[v] = float(rng.standard_normal())
-        sds[v] = np.exp(rng.uniform(-0.5, 0.5, len(network.states[disc[0]]))) if disc else None
+        if disc:
+            sds[v] = (disc[0], np.exp(rng.uniform(-0.5, 0.5, len(network.states[disc[0]]))))
+        else:
+            sds[v] = None
     dag = nx.DiGraph()
     dag.add_nodes_from(network.nodes)
     dag.add_edges_from(graph.edges)
