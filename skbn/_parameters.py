@@ -14,6 +14,7 @@ import numpy as np
 from scipy import sparse
 
 from skbn._kernels.discrete import config_index, family_counts
+from skbn._kernels.gaussian import VARIANCE_FLOOR
 from skbn.data import DiscreteData, GaussianData, MixedData
 from skbn.datasets._gaussian import LinearGaussianNetwork
 from skbn.datasets._network import DiscreteBayesianNetwork
@@ -165,7 +166,7 @@ def _fit_regressions(data: MixedData, j: int, pa: np.ndarray) -> _Regression:
     X = data.values[:, cont]
     index, _ = config_index(data.codes, disc, data.arities)
     keys, inverse, counts = np.unique(index, return_inverse=True, return_counts=True)
-    floor = 1e-12 * max(float(np.var(y)), 1e-300)
+    floor = VARIANCE_FLOOR * max(float(data.variances[j]), 1e-300)
     kept = np.flatnonzero(counts > k + 1)
     intercepts = np.empty(len(kept) + 1)
     coefficients = np.empty((len(kept) + 1, k))

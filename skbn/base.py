@@ -37,6 +37,27 @@ from skbn.utils._registry import required_kind
 __all__ = ["BaseStructureLearner"]
 
 
+def _check_names(given, names) -> None:
+    """Refuse columns that differ from the fit-time ones."""
+    given = [str(c) for c in given]
+    if given != names:
+        raise ValueError(
+            "The feature names should match those that were passed during fit. "
+            f"Expected {names[:8]}{'...' if len(names) > 8 else ''}, "
+            f"got {given[:8]}{'...' if len(given) > 8 else ''}."
+        )
+
+
+def _encode_column(name, column: pd.Series, states) -> np.ndarray:
+    """Codes of a column in the fit-time ``states``; missing or unseen values are refused."""
+    if column.isna().any():
+        raise ValueError(f"Column {name!r} contains missing values (NaN/None).")
+    found = pd.Index(list(states)).get_indexer(column.to_numpy(dtype=object))
+    if (found < 0).any():
+        raise _unseen_values(name, column[found < 0], states)
+    return found
+
+
 def _unseen_values(name, unseen, states) -> ValueError:
     return ValueError(
         f"Column {name!r} has values not seen during fit: "
@@ -250,11 +271,7 @@ class BaseStructureLearner(BaseEstimator):
         if isinstance(X, (DiscreteData, GaussianData)):
             X = check_data(X, kind="mixed")
         if isinstance(X, MixedData):
-            if list(X.names) != names:
-                raise ValueError(
-                    "The feature names should match those that were passed during fit. "
-                    f"Expected {names[:8]}, got {list(X.names)[:8]}."
-                )
+            _check_names(X.names, names)
             if not np.array_equal(X.discrete, discrete):
                 wrong = [n for n, a, b in zip(names, X.discrete, discrete) if a != b]
                 raise ValueError(
@@ -269,12 +286,7 @@ class BaseStructureLearner(BaseEstimator):
             return wider.codes, X.values
         frame = X if isinstance(X, pd.DataFrame) else None
         if frame is not None:
-            columns = [str(c) for c in X.columns]
-            if columns != names:
-                raise ValueError(
-                    "The feature names should match those that were passed during fit. "
-                    f"Expected {names[:8]}, got {columns[:8]}."
-                )
+            _check_names(X.columns, names)
         else:
             arr = np.asarray(X, dtype=object)
             if arr.ndim != 2 or arr.shape[1] != len(names):
@@ -287,14 +299,11 @@ class BaseStructureLearner(BaseEstimator):
         values = np.zeros((n, len(names)), dtype=np.float64, order="F")
         for j, name in enumerate(names):
             column = frame.iloc[:, j]
-            if column.isna().any():
-                raise ValueError(f"Column {name!r} contains missing values (NaN/None).")
             if discrete[j]:
-                found = pd.Index(list(self._states[j])).get_indexer(column.to_numpy(dtype=object))
-                if (found < 0).any():
-                    raise _unseen_values(name, column[found < 0], self._states[j])
-                codes[:, j] = found
+                codes[:, j] = _encode_column(name, column, self._states[j])
             else:
+                if column.isna().any():
+                    raise ValueError(f"Column {name!r} contains missing values (NaN/None).")
                 try:
                     values[:, j] = column.to_numpy(dtype=np.float64)
                 except (TypeError, ValueError):
@@ -317,11 +326,7 @@ class BaseStructureLearner(BaseEstimator):
             )
         if isinstance(X, (DiscreteData, GaussianData)):
             # already checked (a resample of the engine): same columns, codes or values
-            if list(X.names) != names:
-                raise ValueError(
-                    "The feature names should match those that were passed during fit. "
-                    f"Expected {names[:8]}, got {list(X.names)[:8]}."
-                )
+            _check_names(X.names, names)
             if self._states is None:
                 if not isinstance(X, GaussianData):
                     raise ValueError("X is discrete data; the network was fitted on continuous.")
@@ -338,13 +343,7 @@ class BaseStructureLearner(BaseEstimator):
                     raise _unseen_values(name, unseen, self._states[j])
             return wider.codes
         if isinstance(X, pd.DataFrame):
-            columns = [str(c) for c in X.columns]
-            if columns != names:
-                raise ValueError(
-                    "The feature names should match those that were passed during fit. "
-                    f"Expected {names[:8]}{'...' if len(names) > 8 else ''}, "
-                    f"got {columns[:8]}{'...' if len(columns) > 8 else ''}."
-                )
+            _check_names(X.columns, names)
             frame = X
         else:
             arr = np.asarray(X)
@@ -366,14 +365,7 @@ class BaseStructureLearner(BaseEstimator):
             return values
         codes = np.empty((len(frame), len(names)), dtype=np.int16, order="F")
         for j, name in enumerate(names):
-            column = frame.iloc[:, j]
-            if column.isna().any():
-                raise ValueError(f"Column {name!r} contains missing values (NaN/None).")
-            found = pd.Index(list(self._states[j])).get_indexer(column.to_numpy(dtype=object))
-            unseen = column[found < 0]
-            if len(unseen):
-                raise _unseen_values(name, unseen, self._states[j])
-            codes[:, j] = found
+            codes[:, j] = _encode_column(name, frame.iloc[:, j], self._states[j])
         return codes
 
     def score_samples(self, X) -> np.ndarray:

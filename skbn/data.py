@@ -508,6 +508,11 @@ class MixedData:
         return ~self.discrete
 
     @cached_property
+    def variances(self) -> np.ndarray:
+        """Maximum-likelihood variance of every column's values (0 for discrete columns)."""
+        return _readonly(self.values.var(axis=0))
+
+    @cached_property
     def constant_columns(self) -> tuple[str, ...]:
         """Names of the columns that take a single value in the data."""
         const = np.where(

@@ -104,17 +104,3 @@ def stratified_gaussian_loglik(values, labels, m, child, regressors, floor):
         s2 = max(residual_variance(cov, 0, inner), floor)
         out[s] = -0.5 * ns * (math.log(2.0 * math.pi * s2) + 1.0)
     return out, counts
-
-
-@njit(cache=True)
-def column_variance(values, j):
-    """Maximum-likelihood variance of column ``j``."""
-    n = values.shape[0]
-    mean = 0.0
-    for i in range(n):
-        mean += values[i, j]
-    mean /= max(n, 1)
-    total = 0.0
-    for i in range(n):
-        total += (values[i, j] - mean) ** 2
-    return total / max(n, 1)

@@ -12,7 +12,7 @@ import numpy as np
 from scipy import special
 
 from skbn._kernels.gaussian import VARIANCE_FLOOR
-from skbn._kernels.mixed import column_variance, strata_labels, stratified_gaussian_loglik
+from skbn._kernels.mixed import strata_labels, stratified_gaussian_loglik
 from skbn.ci_tests._base import (
     BoundCITest,
     CITest,
@@ -23,11 +23,6 @@ from skbn.ci_tests._base import (
 __all__ = ["CGMutualInformation"]
 
 
-def _ranks(labels: np.ndarray) -> tuple[np.ndarray, int]:
-    uniques, inverse = np.unique(labels, return_inverse=True)
-    return inverse.astype(np.int64), len(uniques)
-
-
 class _BoundCGTest(BoundCITest):
     def __init__(self, test, data) -> None:
         super().__init__(test, data)
@@ -35,13 +30,7 @@ class _BoundCGTest(BoundCITest):
         self._arities = data.arities
         self._values = data.values
         self._discrete = data.discrete
-        self._floors: dict[int, float] = {}
-
-    def _floor(self, j: int) -> float:
-        if j not in self._floors:
-            var = column_variance(self._values, j)
-            self._floors[j] = VARIANCE_FLOOR * max(var, 1e-300)
-        return self._floors[j]
+        self._floors = VARIANCE_FLOOR * np.maximum(data.variances, 1e-300)
 
     def _labels(self, columns) -> tuple[np.ndarray, int]:
         return strata_labels(self._codes, self._arities, np.asarray(columns, dtype=np.int64))
@@ -53,7 +42,7 @@ class _BoundCGTest(BoundCITest):
             m,
             child,
             np.asarray(regressors, dtype=np.int64),
-            self._floor(child),
+            self._floors[child],
         )
 
     def _continuous_pair(self, x, y, zd, zc):

@@ -253,9 +253,16 @@ class BoundScore(DataBound):
         """
         return None
 
-    # Subclasses implement these two on encoded indices.
+    # Subclasses implement _local on encoded indices (and may override _toggle).
     def _local(self, child: int, parents: np.ndarray) -> float:  # pragma: no cover
         raise NotImplementedError
 
-    def _toggle(self, child: int, parents: np.ndarray) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
+    def _toggle(self, child: int, parents: np.ndarray) -> np.ndarray:
+        # one cached family score per variable; scores with a kernel for this override it
+        members = set(parents.tolist())
+        out = np.empty(self.n_features)
+        for x in range(self.n_features):
+            out[x] = self._family_score(
+                child, tuple(sorted(members if x == child else members ^ {x}))
+            )
+        return out

@@ -261,14 +261,6 @@ class _BoundBGe(BoundScore):
         family = np.append(parents, child).astype(np.int64)
         return self._log_marginal(family) - self._log_marginal(parents)
 
-    def _toggle(self, child, parents):
-        out = np.empty(self.n_features)
-        members = set(parents.tolist())
-        for x in range(self.n_features):
-            pa = members if x == child else members ^ {x}
-            out[x] = self._local(child, np.array(sorted(pa), dtype=np.int64))
-        return out
-
 
 class BGe(Score):
     """Bayesian Gaussian equivalent (BGe) score.

@@ -18,7 +18,7 @@ import numpy as np
 
 from skbn._kernels.discrete import LOGLIK, family_score
 from skbn._kernels.gaussian import VARIANCE_FLOOR
-from skbn._kernels.mixed import column_variance, strata_labels, stratified_gaussian_loglik
+from skbn._kernels.mixed import strata_labels, stratified_gaussian_loglik
 from skbn.data import MixedData
 from skbn.scores._base import BoundScore, Score
 from skbn.utils._param_validation import Interval
@@ -33,7 +33,8 @@ class _BoundCG(BoundScore):
         super().__init__(score, data)
         self._per_param = float(per_param)
         self._discrete = data.discrete
-        self._floors: dict[int, float] = {}
+        # residual variances are floored relative to the child's variance (as Gaussian ones)
+        self._floors = VARIANCE_FLOOR * np.maximum(data.variances, 1e-300)
 
     def n_parameters(self, child: int, parents) -> int:
         """Free parameters of the family.
@@ -49,13 +50,6 @@ class _BoundCG(BoundScore):
         if self._discrete[child]:
             return (int(self.data.arities[child]) - 1) * q
         return q * (len(parents) - len(disc) + 2)
-
-    def _floor(self, child: int) -> float:
-        floor = self._floors.get(child)
-        if floor is None:
-            var = column_variance(self.data.values, child)
-            floor = self._floors[child] = VARIANCE_FLOOR * max(var, 1e-300)
-        return floor
 
     def loglik(self, child: int, parents: np.ndarray) -> float:
         """Maximised CG log-likelihood of the family (``-inf`` outside the model).
@@ -73,7 +67,7 @@ class _BoundCG(BoundScore):
             return family_score(self.data.codes, self.data.arities, child, parents, LOGLIK, 0.0)
         labels, m = strata_labels(self.data.codes, self.data.arities, parents[is_disc])
         per_stratum, _ = stratified_gaussian_loglik(
-            self.data.values, labels, m, child, parents[~is_disc], self._floor(child)
+            self.data.values, labels, m, child, parents[~is_disc], self._floors[child]
         )
         if np.isnan(per_stratum).any():
             return -np.inf
@@ -84,14 +78,6 @@ class _BoundCG(BoundScore):
         if self._per_param and np.isfinite(value):
             value -= self._per_param * self.n_parameters(child, parents)
         return value
-
-    def _toggle(self, child, parents):
-        members = set(parents.tolist())
-        out = np.empty(self.n_features)
-        for x in range(self.n_features):
-            pa = members if x == child else members ^ {x}
-            out[x] = self._family_score(child, tuple(sorted(pa)))
-        return out
 
 
 _MODEL = """The model is bnlearn's conditional-Gaussian network: discrete nodes have discrete
