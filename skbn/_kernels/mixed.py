@@ -14,13 +14,16 @@ import math
 import numpy as np
 from numba import njit
 
-from skbn._kernels.discrete import _dense_ranks, stratum_index
+from skbn._kernels.discrete import stratum_index
 from skbn._kernels.gaussian import residual_variance
 
 
-@njit(cache=True)
 def strata_labels(codes, arities, columns):
     """Label every row with its configuration of the discrete ``columns``, numbered densely.
+
+    Plain Python around the :func:`~skbn._kernels.discrete.stratum_index` kernel: a jitted
+    wrapper returning either of two tuples read garbage labels when its callees came from a
+    numba cache written by another process.
 
     Returns
     -------
@@ -30,10 +33,11 @@ def strata_labels(codes, arities, columns):
         Number of configurations that occur (1 when ``columns`` is empty).
     """
     n = codes.shape[0]
-    if columns.shape[0] == 0:
+    if len(columns) == 0:
         return np.zeros(n, dtype=np.int64), 1 if n > 0 else 0
-    index, _, _ = stratum_index(codes, columns, arities, 1)
-    return _dense_ranks(index)
+    index, _, _ = stratum_index(codes, np.asarray(columns, dtype=np.int64), arities, 1)
+    uniques, labels = np.unique(index, return_inverse=True)
+    return labels.astype(np.int64).ravel(), len(uniques)
 
 
 @njit(cache=True)
