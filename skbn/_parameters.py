@@ -8,7 +8,7 @@ of each row, so ``GridSearchCV`` can compare structures by held-out likelihood.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import sparse
@@ -205,22 +205,14 @@ def fit_parameters(
     p = dag.shape[0]
     indptr, indices = parents_csr(dag)
     parents = tuple(indices[indptr[j] : indptr[j + 1]] for j in range(p))
+    if isinstance(data, MixedData):
+        _check_cg_arcs(data, parents)
+    if data.has_missing:
+        return _fit_available_case(data, parents, iss)
     if isinstance(data, DiscreteData):
         tables = [_cpt(data.codes, data.arities, j, pa, iss) for j, pa in enumerate(parents)]
         return DiscreteParameters(parents, tuple(tables))
     if isinstance(data, MixedData):
-        bad = [
-            (data.names[int(u)], data.names[j])
-            for j, pa in enumerate(parents)
-            if data.discrete[j]
-            for u in pa
-            if not data.discrete[u]
-        ]
-        if bad:
-            raise ValueError(
-                f"Arcs {bad[:5]} go from a continuous into a discrete column, which a "
-                "conditional-Gaussian network cannot hold."
-            )
         tables = tuple(
             _cpt(data.codes, data.arities, j, pa, iss) if data.discrete[j] else None
             for j, pa in enumerate(parents)
@@ -230,21 +222,80 @@ def fit_parameters(
             for j, pa in enumerate(parents)
         )
         return CGParameters(parents, np.array(data.discrete), tables, regressions)
-    means = data.means
-    block = data.covariance_block
-    intercepts = np.empty(len(parents))
-    variances = np.empty(len(parents))
-    coefficients = []
+    fits = [
+        _gaussian_family(data.means, data.covariance_block, j, pa) for j, pa in enumerate(parents)
+    ]
+    return _gaussian_parameters(parents, fits)
+
+
+def _check_cg_arcs(data: MixedData, parents) -> None:
+    bad = [
+        (data.names[int(u)], data.names[j])
+        for j, pa in enumerate(parents)
+        if data.discrete[j]
+        for u in pa
+        if not data.discrete[u]
+    ]
+    if bad:
+        raise ValueError(
+            f"Arcs {bad[:5]} go from a continuous into a discrete column, which a "
+            "conditional-Gaussian network cannot hold."
+        )
+
+
+def _gaussian_family(means, block, j, pa) -> tuple[float, np.ndarray, float]:
+    """Intercept, coefficients and residual variance of column ``j`` on the columns ``pa``."""
+    B = block(np.append(pa, j))
+    syy = B[-1, -1]
+    if len(pa):
+        beta = np.linalg.lstsq(B[:-1, :-1], B[:-1, -1], rcond=None)[0]
+        var = syy - B[-1, :-1] @ beta
+    else:
+        beta = np.zeros(0)
+        var = syy
+    return float(means[j] - means[pa] @ beta), beta, max(var, 1e-12 * max(syy, 1e-300), 1e-300)
+
+
+def _gaussian_parameters(parents, fits) -> GaussianParameters:
+    intercepts = np.array([f[0] for f in fits])
+    variances = np.array([f[2] for f in fits])
+    return GaussianParameters(parents, intercepts, tuple(f[1] for f in fits), variances)
+
+
+def _fit_available_case(data, parents, iss):
+    """Each family's parameters from the rows that observe the node and all its parents.
+
+    The maximum-likelihood (or Dirichlet posterior mean) estimates of the available-case
+    scores: consistent when values are missing completely at random.
+    """
+    subsets = []
     for j, pa in enumerate(parents):
-        B = block(np.append(pa, j))
-        syy = B[-1, -1]
-        if len(pa):
-            beta = np.linalg.lstsq(B[:-1, :-1], B[:-1, -1], rcond=None)[0]
-            var = syy - B[-1, :-1] @ beta
+        family = np.append(j, pa).astype(np.int64)
+        subsets.append(data.take(data.complete_rows(family), family))
+    local = [np.arange(1, len(pa) + 1, dtype=np.int64) for pa in parents]
+    if isinstance(data, DiscreteData):
+        tables = [_cpt(sub.codes, sub.arities, 0, pa, iss) for sub, pa in zip(subsets, local)]
+        return DiscreteParameters(parents, tuple(tables))
+    if isinstance(data, GaussianData):
+        fits = [
+            _gaussian_family(sub.means, sub.covariance_block, 0, pa)
+            for sub, pa in zip(subsets, local)
+        ]
+        return _gaussian_parameters(parents, fits)
+    tables, regressions = [], []
+    for j, (sub, pa) in enumerate(zip(subsets, local)):
+        if data.discrete[j]:
+            tables.append(_cpt(sub.codes, sub.arities, 0, pa, iss))
+            regressions.append(None)
         else:
-            beta = np.zeros(0)
-            var = syy
-        coefficients.append(beta)
-        intercepts[j] = means[j] - means[pa] @ beta
-        variances[j] = max(var, 1e-12 * max(syy, 1e-300), 1e-300)
-    return GaussianParameters(parents, intercepts, tuple(coefficients), variances)
+            fit = _fit_regressions(sub, 0, pa)
+            family = np.append(j, parents[j]).astype(np.int64)
+            tables.append(None)
+            regressions.append(
+                replace(
+                    fit,
+                    discrete_parents=family[fit.discrete_parents],
+                    continuous_parents=family[fit.continuous_parents],
+                )
+            )
+    return CGParameters(parents, np.array(data.discrete), tuple(tables), tuple(regressions))

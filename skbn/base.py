@@ -121,6 +121,10 @@ class BaseStructureLearner(BaseEstimator):
     #: together they decide which kind of data the learner needs.
     _family_parameters: tuple = ()
 
+    #: Whether the search learns from data with missing values through its score's
+    #: available-case form and its test's testwise deletion (see :meth:`_check_missing`).
+    _handles_missing: bool = False
+
     #: The kinds of background knowledge the learner honours (see :mod:`skbn.constraints`);
     #: setting another kind is refused before any work.
     _constraint_kinds: frozenset = frozenset()
@@ -213,7 +217,7 @@ class BaseStructureLearner(BaseEstimator):
         validate_params_of(self)
         kind = self._required_data_kind()
         try:
-            data = check_data(X, kind=kind)
+            data = check_data(X, kind=kind, missing="allow")
         except ValueError as exc:
             if kind == "auto":
                 raise
@@ -232,6 +236,8 @@ class BaseStructureLearner(BaseEstimator):
                 and len(r.kinds(r.family_of(v) or v)) > 1
             ]
             raise ValueError(f"{who} needs {kind} data: {exc}{''.join(hints)}") from None
+        if data.has_missing:
+            self._check_missing(data)
         constraints = self._edge_constraints(data.names, getattr(data, "discrete", None))
         prepared = self._prepare(data, constraints)
         A, graph_kind = self._learn(data, prepared)
@@ -246,6 +252,29 @@ class BaseStructureLearner(BaseEstimator):
         self._states = data.states if isinstance(data, (DiscreteData, MixedData)) else None
         self._discrete_columns = data.discrete.copy() if isinstance(data, MixedData) else None
         return self
+
+    def _check_missing(self, data) -> None:
+        """Refuse, before any work, data with missing values that this learner cannot use."""
+        incomplete = [n for n, ok in zip(data.names, data.observed.all(axis=0)) if not ok]
+        shown = ", ".join(map(repr, incomplete[:8])) + (" ..." if len(incomplete) > 8 else "")
+        if not self._handles_missing:
+            raise ValueError(
+                f"Columns {shown} contain missing values, which {type(self).__name__} cannot "
+                "use. HillClimb, TabuSearch, FGES, BOSS, PCStable and MMHC learn from them "
+                "(available-case scores, testwise deletion); skbn.learners.StructuralEM "
+                "imputes them with expectation-maximisation; or impute or drop them first."
+            )
+        for name in self._family_parameters:
+            if name == "ci_test":
+                continue  # every CI test runs with testwise deletion
+            resolved = self._resolve_family(name, data)
+            if not resolved.handles_missing:
+                raise ValueError(
+                    f"Columns {shown} contain missing values, and {name}="
+                    f"{type(resolved).__name__}() has no available-case form. Use a penalised "
+                    f"likelihood ({name}='bic', 'aic', 'ebic' or 'loglik'), which scores each "
+                    "family on the rows where it is observed, or skbn.learners.StructuralEM."
+                )
 
     def _cpt_iss(self) -> float:
         """Equivalent sample size of the prior of the fitted CPTs (0: maximum likelihood)."""
@@ -466,5 +495,6 @@ class BaseStructureLearner(BaseEstimator):
         # others, so a learner set up for Gaussian data gets its Gaussian path checked
         tags.input_tags.categorical = kind != "gaussian"
         tags.input_tags.string = True
+        tags.input_tags.allow_nan = self._handles_missing
         tags.target_tags.required = False
         return tags

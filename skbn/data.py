@@ -171,6 +171,20 @@ class DiscreteData:
         return self.codes.shape[1]
 
     @cached_property
+    def observed(self) -> np.ndarray:
+        """Which entries are observed (code ``-1`` marks a missing value), shape (n, p)."""
+        return _readonly(self.codes >= 0)
+
+    @cached_property
+    def has_missing(self) -> bool:
+        """Whether any value is missing (only with ``check_data(..., missing="allow")``)."""
+        return bool(self.codes.size) and int(self.codes.min()) < 0
+
+    def complete_rows(self, columns) -> np.ndarray:
+        """Positions of the rows observed in every one of ``columns`` (all rows if complete)."""
+        return _complete_rows(self, columns)
+
+    @cached_property
     def constant_columns(self) -> tuple[str, ...]:
         """Names of the columns that take a single value in the data."""
         first = self.codes[0]
@@ -403,6 +417,20 @@ class GaussianData:
         return thresholded_correlations(Z, r_min, block, scale)
 
     @cached_property
+    def observed(self) -> np.ndarray:
+        """Which entries are observed (NaN marks a missing value), shape (n, p)."""
+        return _readonly(~np.isnan(self.values))
+
+    @cached_property
+    def has_missing(self) -> bool:
+        """Whether any value is missing (only with ``check_data(..., missing="allow")``)."""
+        return bool(np.isnan(self.values).any())
+
+    def complete_rows(self, columns) -> np.ndarray:
+        """Positions of the rows observed in every one of ``columns`` (all rows if complete)."""
+        return _complete_rows(self, columns)
+
+    @cached_property
     def constant_columns(self) -> tuple[str, ...]:
         """Names of the columns that take a single value in the data."""
         const = np.all(self.values == self.values[0], axis=0)
@@ -509,8 +537,27 @@ class MixedData:
 
     @cached_property
     def variances(self) -> np.ndarray:
-        """Maximum-likelihood variance of every column's values (0 for discrete columns)."""
-        return _readonly(self.values.var(axis=0))
+        """Maximum-likelihood variance of every column's observed values (0 if discrete)."""
+        values = self.values
+        if self.has_missing:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # a column may be all NaN
+                return _readonly(np.nan_to_num(np.nanvar(values, axis=0)))
+        return _readonly(values.var(axis=0))
+
+    @cached_property
+    def observed(self) -> np.ndarray:
+        """Which entries are observed (code ``-1`` or NaN marks a missing value), (n, p)."""
+        return _readonly(np.where(self.discrete, self.codes >= 0, ~np.isnan(self.values)))
+
+    @cached_property
+    def has_missing(self) -> bool:
+        """Whether any value is missing (only with ``check_data(..., missing="allow")``)."""
+        return not bool(self.observed.all())
+
+    def complete_rows(self, columns) -> np.ndarray:
+        """Positions of the rows observed in every one of ``columns`` (all rows if complete)."""
+        return _complete_rows(self, columns)
 
     @cached_property
     def constant_columns(self) -> tuple[str, ...]:
@@ -602,6 +649,14 @@ class MixedData:
             f"MixedData(n_samples={self.n_samples}, n_features={self.n_features}, "
             f"n_discrete={int(self.discrete.sum())})"
         )
+
+
+def _complete_rows(data, columns) -> np.ndarray:
+    """Rows of ``data`` observed in all ``columns`` (testwise / available-case deletion)."""
+    if not data.has_missing:
+        return np.arange(data.n_samples)
+    cols = np.asarray(columns, dtype=np.int64)
+    return np.flatnonzero(data.observed[:, cols].all(axis=1))
 
 
 #: The checked-data containers :func:`check_data` returns.
@@ -771,8 +826,9 @@ def _warn_if_codes(frame: pd.DataFrame, continuous, values: np.ndarray) -> None:
 def check_data(
     X,
     *,
-    kind: Literal["auto", "discrete", "gaussian"] = "auto",
+    kind: Literal["auto", "discrete", "gaussian", "mixed"] = "auto",
     max_categories: int = MAX_CATEGORIES,
+    missing: Literal["error", "allow"] = "error",
 ) -> DiscreteData | GaussianData | MixedData:
     """Validate ``X`` and encode it once for the kernels.
 
@@ -788,6 +844,12 @@ def check_data(
         :class:`MixedData` whatever the columns (all of one kind is a special case).
     max_categories : int, default=2**15
         Largest number of categories accepted in a discrete column.
+    missing : {"error", "allow"}, default="error"
+        What to do with missing values (NaN, None, ``pd.NA``). ``"error"`` refuses them,
+        naming the columns; ``"allow"`` keeps them (code ``-1`` in a discrete column, NaN in a
+        continuous one) for the methods that handle them -- testwise deletion in the CI
+        tests, available-case scores, :class:`~skbn.learners.StructuralEM` -- but still
+        refuses a column with fewer than 2 observed values.
 
     Returns
     -------
@@ -799,8 +861,9 @@ def check_data(
     TypeError
         If ``X`` is not tabular or holds values of an unsupported type.
     ValueError
-        On missing or infinite values, fewer than 2 rows, no columns, duplicate column names,
-        too many categories, or columns of the wrong kind; the message names the columns.
+        On missing values (unless allowed), infinite values, fewer than 2 rows, no columns,
+        duplicate column names, too many categories, or columns of the wrong kind; the
+        message names the columns.
 
     Examples
     --------
@@ -816,6 +879,10 @@ def check_data(
     """
     if kind not in ("auto", "discrete", "gaussian", "mixed"):
         raise ValueError(f"kind must be 'auto', 'discrete', 'gaussian' or 'mixed', got {kind!r}.")
+    if missing not in ("error", "allow"):
+        raise ValueError(f"missing must be 'error' or 'allow', got {missing!r}.")
+    if isinstance(X, CHECKED_DATA) and missing == "error" and X.has_missing:
+        raise ValueError(_missing_message(X.names, X.observed))
     if isinstance(X, MixedData):
         if kind in ("discrete", "gaussian"):
             want = "discrete" if kind == "discrete" else "continuous"
@@ -867,26 +934,33 @@ def check_data(
     values = frame[continuous].to_numpy(dtype=np.float64) if continuous else None
     # discrete columns are encoded once, here; a -1 code marks a missing value
     encoded = {name: _factorize(name, frame[name]) for name in discrete}
-    has_missing = {name for name, (codes, _) in encoded.items() if (codes < 0).any()}
+    n_observed = {name: int((codes >= 0).sum()) for name, (codes, _) in encoded.items()}
     if continuous:
-        has_missing |= {n for n, bad in zip(continuous, np.isnan(values).any(axis=0)) if bad}
-    missing = [n for n in frame.columns if n in has_missing]
-    if missing:
-        raise ValueError(
-            f"Columns {_show(missing)} contain missing values (NaN/None). skbn does not "
-            "impute: drop or impute them first (e.g. sklearn.impute.SimpleImputer)."
-        )
+        n_observed.update(zip(continuous, (~np.isnan(values)).sum(axis=0).tolist()))
+    if missing == "error":
+        incomplete = [n for n in frame.columns if n_observed[n] < n_rows]
+        if incomplete:
+            raise ValueError(_missing_message(incomplete))
+    else:
+        too_few = [n for n in frame.columns if n_observed[n] < 2]
+        if too_few:
+            raise ValueError(
+                f"Columns {_show(too_few)} have fewer than 2 observed values (all the others "
+                "are missing): nothing can be learned about them. Drop them."
+            )
     if continuous:
-        bad_inf = [n for n, ok in zip(continuous, np.isfinite(values).all(axis=0)) if not ok]
+        bad_inf = [n for n, bad in zip(continuous, np.isinf(values).any(axis=0)) if bad]
         if bad_inf:
             raise ValueError(f"Columns {_show(bad_inf)} contain infinite values.")
         # covariances are sums of n products of deviations (each at most twice the largest
         # absolute value): they must fit in float64, without copying the data to check it
-        largest = (
-            np.maximum(values.max(axis=0), -values.min(axis=0))  # np.abs would copy the data
-            if len(values)
-            else np.zeros(len(continuous))
-        )
+        if not len(values):
+            largest = np.zeros(len(continuous))
+        elif all(n_observed[n] == n_rows for n in continuous):
+            # np.abs would copy the data
+            largest = np.maximum(values.max(axis=0), -values.min(axis=0))
+        else:
+            largest = np.maximum(np.nanmax(values, axis=0), -np.nanmin(values, axis=0))
         limit = np.sqrt(np.finfo(np.float64).max / (4.0 * max(len(values), 1)))
         huge = [n for n, m in zip(continuous, largest) if m > limit]
         if huge:
@@ -909,7 +983,9 @@ def check_data(
     if kind == "discrete":
         # Integer-valued float columns are codes (KBinsDiscretizer(encode="ordinal") returns
         # them as floats): accepted when discrete data is asked for, never in "auto" mode.
-        fractional = [n for n in continuous if not np.all(np.mod(frame[n].to_numpy(), 1) == 0)]
+        fractional = [
+            n for n in continuous if not np.all(np.mod(frame[n].dropna().to_numpy(), 1) == 0)
+        ]
         if fractional:
             raise ValueError(
                 f"Discrete data is required, but columns {_show(fractional)} hold non-integer "
@@ -918,7 +994,7 @@ def check_data(
                 "for mixed data (criterion='bic', 'aic', 'ebic' or 'loglik'; ci_test='mi_cg')."
             )
         for n in continuous:
-            encoded[n] = _factorize(n, frame[n].astype(np.int64))
+            encoded[n] = _factorize(n, frame[n].astype("Int64"))
         codes = np.empty((n_rows, n_cols), dtype=np.int16, order="F")
         states = []
         for j, name in enumerate(names):
@@ -939,6 +1015,18 @@ def check_data(
             "(criterion='bic', 'aic', 'ebic' or 'loglik'; ci_test='mi_cg')."
         )
     return GaussianData(values, names)
+
+
+def _missing_message(names, observed=None) -> str:
+    """Word the error for missing values where they are refused, naming the columns."""
+    if observed is not None:
+        names = [n for n, ok in zip(names, observed.all(axis=0)) if not ok]
+    return (
+        f"Columns {_show(list(names))} contain missing values (NaN/None/pd.NA). HillClimb, "
+        "TabuSearch, FGES, BOSS, PCStable and MMHC learn from them (available-case scores, "
+        "testwise deletion), as does StructuralEM; elsewhere drop or impute them first "
+        "(e.g. sklearn.impute.SimpleImputer)."
+    )
 
 
 def _as_mixed(data: DiscreteData | GaussianData) -> MixedData:

@@ -18,6 +18,7 @@ from skbn.ci_tests._discrete import ChiSquare, GSquare, ShrinkageMI
 from skbn.ci_tests._gaussian import FisherZ
 from skbn.ci_tests._mixed import CGMutualInformation
 from skbn.ci_tests._registry import get_ci_test, get_ci_test_names
+from skbn.ci_tests._testwise import TestwiseDeletion
 
 __all__ = [
     "BoundCITest",
@@ -28,6 +29,7 @@ __all__ = [
     "FisherZ",
     "GSquare",
     "ShrinkageMI",
+    "TestwiseDeletion",
     "get_ci_test",
     "get_ci_test_names",
 ]

@@ -87,7 +87,12 @@ class CITest(BaseEstimator):
         -------
         BoundCITest
         """
-        return self._bind(check_data_for(self, X))
+        data = check_data_for(self, X)
+        if data.has_missing:
+            from skbn.ci_tests._testwise import TestwiseDeletion
+
+            return TestwiseDeletion(self, data)
+        return self._bind(data)
 
     def _bind(self, data) -> BoundCITest:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -21,6 +21,7 @@ from skbn.learners._hill_climb import HillClimb
 from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
+from skbn.learners._structural_em import StructuralEM
 from skbn.learners._tabu import TabuSearch
 
 __all__ = [
@@ -31,5 +32,6 @@ __all__ = [
     "HillClimb",
     "OrderMCMC",
     "PCStable",
+    "StructuralEM",
     "TabuSearch",
 ]

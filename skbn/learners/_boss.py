@@ -526,6 +526,7 @@ class BOSS(BaseStructureLearner):
     """
 
     _family_parameters = ("criterion",)
+    _handles_missing = True
     _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
     _parameter_constraints = {
         "criterion": [Score, str, None],

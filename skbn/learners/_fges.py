@@ -420,6 +420,7 @@ class FGES(BaseStructureLearner):
     """
 
     _family_parameters = ("criterion",)
+    _handles_missing = True
     _constraint_kinds = frozenset({"allowed", "forbidden", "tiers"})
     _constraint_refusal = (
         "FGES searches Markov equivalence classes and cannot keep a given arc; use HillClimb, "

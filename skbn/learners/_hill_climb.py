@@ -336,6 +336,7 @@ class HillClimb(BaseStructureLearner):
     """
 
     _family_parameters = ("criterion",)
+    _handles_missing = True
     _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
     _parameter_constraints = {
         "criterion": [Score, str, None],

@@ -154,6 +154,7 @@ class MMHC(BaseStructureLearner):
     """
 
     _family_parameters = ("ci_test", "criterion")
+    _handles_missing = True
     _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
     _parameter_constraints = {
         "ci_test": [CITest, str, None],

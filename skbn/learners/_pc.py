@@ -174,6 +174,7 @@ class PCStable(BaseStructureLearner):
     """
 
     _family_parameters = ("ci_test",)
+    _handles_missing = True
     _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
     _parameter_constraints = {
         "ci_test": [CITest, str, None],
@@ -223,7 +224,8 @@ class PCStable(BaseStructureLearner):
         sepsets: dict = {}
         cache: dict = {}
         levels = []
-        gaussian = isinstance(bound.ci_test, FisherZ)
+        # the batched Fisher-z kernel reads the correlation matrix of complete data
+        gaussian = isinstance(bound.ci_test, FisherZ) and hasattr(bound, "correlation")
         z_crit = float(stats.norm.isf(self.alpha / 2))
         level = 0
         while self.max_cond_size is None or level <= self.max_cond_size:

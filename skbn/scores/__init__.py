@@ -22,6 +22,7 @@ among the DAGs that keep discrete nodes before continuous ones (the only DAGs th
 finitely). K2 and FNML are not.
 """
 
+from skbn.scores._available import AvailableCaseScore
 from skbn.scores._base import BoundScore, Score
 from skbn.scores._discrete import AIC, BIC, EBIC, FNML, K2, BDeu, LogLikelihood
 from skbn.scores._gaussian import (
@@ -36,6 +37,7 @@ from skbn.scores._registry import get_score, get_score_names
 
 __all__ = [
     "AIC",
+    "AvailableCaseScore",
     "BDeu",
     "BGe",
     "BIC",

@@ -52,10 +52,48 @@ class Score(BaseEstimator):
         -------
         BoundScore
         """
-        return self._bind(check_data_for(self, X))
+        data = check_data_for(self, X)
+        if data.has_missing:
+            return self._bind_incomplete(data)
+        return self._bind(data)
 
-    def _bind(self, data) -> BoundScore:  # pragma: no cover - abstract
+    @property
+    def handles_missing(self) -> bool:
+        """Whether the score has an available-case form for data with missing values.
+
+        True for the penalised likelihoods (log-likelihood, AIC, BIC, EBIC on every kind of
+        data): each family is scored on the rows where it is observed (see
+        :class:`~skbn.scores.AvailableCaseScore`). Marginal likelihoods (BDeu, K2, BGe) and
+        fNML have none.
+        """
+        return self._per_parameter(2, 1) is not None
+
+    def _per_parameter(self, n_samples: int, n_features: int) -> float | None:
+        """Penalty per free parameter of a penalised likelihood; None for other scores."""
+        return None
+
+    def _penalised_bound(self, data, per_param: float) -> BoundScore:  # pragma: no cover
         raise NotImplementedError
+
+    def _bind(self, data) -> BoundScore:
+        per = self._per_parameter(data.n_samples, data.n_features)
+        if per is None:  # pragma: no cover - scores without a penalty override _bind
+            raise NotImplementedError
+        return self._penalised_bound(data, per)
+
+    def _bind_incomplete(self, data) -> BoundScore:
+        if not self.handles_missing:
+            incomplete = [n for n, ok in zip(data.names, data.observed.all(axis=0)) if not ok]
+            raise ValueError(
+                f"{type(self).__name__} cannot score data with missing values (columns "
+                f"{', '.join(map(repr, incomplete[:8]))}): it has no available-case form. "
+                "Use a penalised likelihood (criterion='bic', 'aic', 'ebic' or 'loglik'), "
+                "which scores each family on the rows where it is observed; or "
+                "skbn.learners.StructuralEM; or impute first."
+            )
+        from skbn.scores._available import AvailableCaseScore
+
+        return AvailableCaseScore(self, data)
 
     def score_graph(self, graph, X) -> float:
         """Total score of ``graph`` on ``X`` (sum of its families' local scores).

@@ -98,7 +98,14 @@ class _BoundDiscrete(BoundScore):
         )
 
 
-class LogLikelihood(Score):
+class _PenalisedDiscrete(Score):
+    """A discrete log-likelihood minus a penalty per free parameter."""
+
+    def _penalised_bound(self, data, per_param):
+        return _BoundDiscrete(self, data, LOGLIK, 0.0, per_param)
+
+
+class LogLikelihood(_PenalisedDiscrete):
     """Maximised log-likelihood of discrete data (no penalty; always prefers more arcs).
 
     Examples
@@ -109,11 +116,11 @@ class LogLikelihood(Score):
     -1.3863
     """
 
-    def _bind(self, data):
-        return _BoundDiscrete(self, data, LOGLIK, 0.0, 0.0)
+    def _per_parameter(self, n_samples, n_features):
+        return 0.0
 
 
-class BIC(Score):
+class BIC(_PenalisedDiscrete):
     """Bayesian information criterion for discrete data.
 
     ``LL - penalty_discount * log(n) / 2 * k`` with ``k`` the free parameters,
@@ -142,12 +149,11 @@ class BIC(Score):
     def __init__(self, penalty_discount: float = 1.0) -> None:
         self.penalty_discount = penalty_discount
 
-    def _bind(self, data):
-        per = self.penalty_discount * math.log(data.n_samples) / 2
-        return _BoundDiscrete(self, data, LOGLIK, 0.0, per)
+    def _per_parameter(self, n_samples, n_features):
+        return self.penalty_discount * math.log(n_samples) / 2
 
 
-class AIC(Score):
+class AIC(_PenalisedDiscrete):
     """Akaike information criterion: ``LL - penalty_discount * k``.
 
     With ``penalty_discount=c`` this equals bnlearn's ``bic`` score with ``k=c``, the scale the
@@ -171,11 +177,11 @@ class AIC(Score):
     def __init__(self, penalty_discount: float = 1.0) -> None:
         self.penalty_discount = penalty_discount
 
-    def _bind(self, data):
-        return _BoundDiscrete(self, data, LOGLIK, 0.0, float(self.penalty_discount))
+    def _per_parameter(self, n_samples, n_features):
+        return float(self.penalty_discount)
 
 
-class EBIC(Score):
+class EBIC(_PenalisedDiscrete):
     """Extended BIC: ``LL - base * k - gamma * k * log(p)`` (p = number of variables).
 
     Parameters
@@ -214,10 +220,9 @@ class EBIC(Score):
         self.penalty_discount = penalty_discount
         self.base = base
 
-    def _bind(self, data):
-        unit = math.log(data.n_samples) / 2 if self.base == "bic" else 1.0
-        per = self.penalty_discount * unit + self.gamma * math.log(max(data.n_features, 1))
-        return _BoundDiscrete(self, data, LOGLIK, 0.0, per)
+    def _per_parameter(self, n_samples, n_features):
+        unit = math.log(n_samples) / 2 if self.base == "bic" else 1.0
+        return self.penalty_discount * unit + self.gamma * math.log(max(n_features, 1))
 
 
 class BDeu(Score):

@@ -41,6 +41,10 @@ class _BoundGaussianLL(BoundScore):
         block = self.data.covariance_block(np.concatenate(([child], parents)))
         return gaussian_loglik(block, self.n_samples, 0, np.arange(1, len(parents) + 1))
 
+    def n_parameters(self, child: int, parents) -> int:
+        """Free parameters of the family: intercept, coefficients and variance."""
+        return len(parents) + 2
+
     def _local(self, child, parents):
         return self._loglik(child, parents) - self._per_param * (len(parents) + 2)
 
@@ -113,7 +117,14 @@ class _BoundGaussianLL(BoundScore):
         return ll - self._per_param * k
 
 
-class GaussianLogLikelihood(Score):
+class _PenalisedGaussian(Score):
+    """A Gaussian log-likelihood minus a penalty per free parameter."""
+
+    def _penalised_bound(self, data, per_param):
+        return _BoundGaussianLL(self, data, per_param)
+
+
+class GaussianLogLikelihood(_PenalisedGaussian):
     """Maximised Gaussian log-likelihood (linear regression on the parents), no penalty.
 
     Examples
@@ -128,11 +139,11 @@ class GaussianLogLikelihood(Score):
 
     data_kind = "gaussian"
 
-    def _bind(self, data):
-        return _BoundGaussianLL(self, data, 0.0)
+    def _per_parameter(self, n_samples, n_features):
+        return 0.0
 
 
-class GaussianBIC(Score):
+class GaussianBIC(_PenalisedGaussian):
     """BIC of a linear-Gaussian network: ``LL - penalty_discount * log(n) / 2 * k``.
 
     ``k = |parents| + 2`` per family. Computed from the covariance matrix, so a local score
@@ -161,11 +172,11 @@ class GaussianBIC(Score):
     def __init__(self, penalty_discount: float = 1.0) -> None:
         self.penalty_discount = penalty_discount
 
-    def _bind(self, data):
-        return _BoundGaussianLL(self, data, self.penalty_discount * math.log(data.n_samples) / 2)
+    def _per_parameter(self, n_samples, n_features):
+        return self.penalty_discount * math.log(n_samples) / 2
 
 
-class GaussianAIC(Score):
+class GaussianAIC(_PenalisedGaussian):
     """AIC of a linear-Gaussian network: ``LL - penalty_discount * k``, ``k = |parents| + 2``.
 
     Parameters
@@ -189,11 +200,11 @@ class GaussianAIC(Score):
     def __init__(self, penalty_discount: float = 1.0) -> None:
         self.penalty_discount = penalty_discount
 
-    def _bind(self, data):
-        return _BoundGaussianLL(self, data, float(self.penalty_discount))
+    def _per_parameter(self, n_samples, n_features):
+        return float(self.penalty_discount)
 
 
-class GaussianEBIC(Score):
+class GaussianEBIC(_PenalisedGaussian):
     """Extended BIC for Gaussian data.
 
     ``LL - penalty_discount * log(n) / 2 * k - gamma * k * log(p)``, ``k = |parents| + 2``.
@@ -225,11 +236,10 @@ class GaussianEBIC(Score):
         self.gamma = gamma
         self.penalty_discount = penalty_discount
 
-    def _bind(self, data):
-        per = self.penalty_discount * math.log(data.n_samples) / 2 + self.gamma * math.log(
-            max(data.n_features, 1)
+    def _per_parameter(self, n_samples, n_features):
+        return self.penalty_discount * math.log(n_samples) / 2 + self.gamma * math.log(
+            max(n_features, 1)
         )
-        return _BoundGaussianLL(self, data, per)
 
 
 class _BoundBGe(BoundScore):

@@ -95,7 +95,14 @@ _MODEL = """The model is bnlearn's conditional-Gaussian network: discrete nodes 
     the two differ by a known amount per configuration."""
 
 
-class CGLogLikelihood(Score):
+class _PenalisedCG(Score):
+    """A conditional-Gaussian log-likelihood minus a penalty per free parameter."""
+
+    def _penalised_bound(self, data, per_param):
+        return _BoundCG(self, data, per_param)
+
+
+class CGLogLikelihood(_PenalisedCG):
     """Maximised conditional-Gaussian log-likelihood, no penalty.
 
     {model}
@@ -115,11 +122,11 @@ class CGLogLikelihood(Score):
 
     data_kind = "mixed"
 
-    def _bind(self, data):
-        return _BoundCG(self, data, 0.0)
+    def _per_parameter(self, n_samples, n_features):
+        return 0.0
 
 
-class CGBIC(Score):
+class CGBIC(_PenalisedCG):
     """BIC of a conditional-Gaussian network: ``LL - penalty_discount * log(n) / 2 * k``.
 
     ``k`` is the number of free parameters of the family (below). bnlearn calls it
@@ -149,11 +156,11 @@ class CGBIC(Score):
     def __init__(self, penalty_discount: float = 1.0) -> None:
         self.penalty_discount = penalty_discount
 
-    def _bind(self, data):
-        return _BoundCG(self, data, self.penalty_discount * math.log(data.n_samples) / 2)
+    def _per_parameter(self, n_samples, n_features):
+        return self.penalty_discount * math.log(n_samples) / 2
 
 
-class CGAIC(Score):
+class CGAIC(_PenalisedCG):
     """AIC of a conditional-Gaussian network: ``LL - penalty_discount * k``.
 
     {model}
@@ -179,11 +186,11 @@ class CGAIC(Score):
     def __init__(self, penalty_discount: float = 1.0) -> None:
         self.penalty_discount = penalty_discount
 
-    def _bind(self, data):
-        return _BoundCG(self, data, float(self.penalty_discount))
+    def _per_parameter(self, n_samples, n_features):
+        return float(self.penalty_discount)
 
 
-class CGEBIC(Score):
+class CGEBIC(_PenalisedCG):
     """Extended BIC of a conditional-Gaussian network.
 
     ``LL - penalty_discount * log(n) / 2 * k - gamma * k * log(p)``.
@@ -217,11 +224,10 @@ class CGEBIC(Score):
         self.gamma = gamma
         self.penalty_discount = penalty_discount
 
-    def _bind(self, data):
-        per = self.penalty_discount * math.log(data.n_samples) / 2 + self.gamma * math.log(
-            max(data.n_features, 1)
+    def _per_parameter(self, n_samples, n_features):
+        return self.penalty_discount * math.log(n_samples) / 2 + self.gamma * math.log(
+            max(n_features, 1)
         )
-        return _BoundCG(self, data, per)
 
 
 for _cls in (CGLogLikelihood, CGBIC, CGAIC, CGEBIC):

@@ -14,11 +14,12 @@ __all__ = ["check_data_for", "DataBound"]
 def check_data_for(obj, X):
     """Validate ``obj``'s parameters, then check ``X`` for the data kind it needs.
 
-    The error names the object, e.g. "BDeu needs discrete data: ...".
+    The error names the object, e.g. "BDeu needs discrete data: ...". Missing values are
+    kept: the object decides what it can do with them.
     """
     validate_params_of(obj)
     try:
-        return check_data(X, kind=obj.data_kind)
+        return check_data(X, kind=obj.data_kind, missing="allow")
     except ValueError as exc:
         raise ValueError(f"{type(obj).__name__} needs {obj.data_kind} data: {exc}") from None
 
