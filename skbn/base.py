@@ -217,7 +217,8 @@ class BaseStructureLearner(BaseEstimator):
         validate_params_of(self)
         kind = self._required_data_kind()
         try:
-            data = check_data(X, kind=kind, missing="allow")
+            missing = "allow" if self._handles_missing else "error"
+            data = check_data(X, kind=kind, missing=missing)
         except ValueError as exc:
             if kind == "auto":
                 raise
@@ -259,7 +260,7 @@ class BaseStructureLearner(BaseEstimator):
         shown = ", ".join(map(repr, incomplete[:8])) + (" ..." if len(incomplete) > 8 else "")
         if not self._handles_missing:
             raise ValueError(
-                f"Columns {shown} contain missing values, which {type(self).__name__} cannot "
+                f"Columns {shown} contain missing values (NaN), which {type(self).__name__} cannot "
                 "use. HillClimb, TabuSearch, FGES, BOSS, PCStable and MMHC learn from them "
                 "(available-case scores, testwise deletion); skbn.learners.StructuralEM "
                 "imputes them with expectation-maximisation; or impute or drop them first."
@@ -270,7 +271,7 @@ class BaseStructureLearner(BaseEstimator):
             resolved = self._resolve_family(name, data)
             if not resolved.handles_missing:
                 raise ValueError(
-                    f"Columns {shown} contain missing values, and {name}="
+                    f"Columns {shown} contain missing values (NaN), and {name}="
                     f"{type(resolved).__name__}() has no available-case form. Use a penalised "
                     f"likelihood ({name}='bic', 'aic', 'ebic' or 'loglik'), which scores each "
                     "family on the rows where it is observed, or skbn.learners.StructuralEM."
@@ -495,6 +496,5 @@ class BaseStructureLearner(BaseEstimator):
         # others, so a learner set up for Gaussian data gets its Gaussian path checked
         tags.input_tags.categorical = kind != "gaussian"
         tags.input_tags.string = True
-        tags.input_tags.allow_nan = self._handles_missing
         tags.target_tags.required = False
         return tags

@@ -243,7 +243,6 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.categorical = True
         tags.input_tags.string = True
-        tags.input_tags.allow_nan = True
         tags.target_tags.required = False
         return tags
 

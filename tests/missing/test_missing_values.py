@@ -124,7 +124,7 @@ def test_scores_without_an_available_case_form_are_refused_by_name(asia_missing)
 
 
 def test_learners_without_missing_value_support_refuse_before_work(asia_missing):
-    with pytest.raises(ValueError, match=r"ExactSearch cannot use.*StructuralEM"):
+    with pytest.raises(ValueError, match=r"'asia'.*contain missing values.*StructuralEM"):
         ExactSearch().fit(asia_missing)
 
 
