@@ -255,16 +255,13 @@ class BaseStructureLearner(BaseEstimator):
         return self
 
     def _check_missing(self, data) -> None:
-        """Refuse, before any work, data with missing values that this learner cannot use."""
+        """Refuse, before any work, a score with no available-case form on incomplete data.
+
+        Only learners with ``_handles_missing`` get here: for the others ``check_data``
+        refuses missing values itself.
+        """
         incomplete = [n for n, ok in zip(data.names, data.observed.all(axis=0)) if not ok]
         shown = ", ".join(map(repr, incomplete[:8])) + (" ..." if len(incomplete) > 8 else "")
-        if not self._handles_missing:
-            raise ValueError(
-                f"Columns {shown} contain missing values (NaN), which {type(self).__name__} cannot "
-                "use. HillClimb, TabuSearch, FGES, BOSS, PCStable and MMHC learn from them "
-                "(available-case scores, testwise deletion); skbn.learners.StructuralEM "
-                "imputes them with expectation-maximisation; or impute or drop them first."
-            )
         for name in self._family_parameters:
             if name == "ci_test":
                 continue  # every CI test runs with testwise deletion

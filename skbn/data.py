@@ -123,7 +123,25 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
-class DiscreteData:
+class _Observed:
+    """Testwise deletion for the checked-data containers (their ``observed`` mask).
+
+    Each container says ``has_missing`` its own cheap way, so complete data never keeps an
+    ``(n, p)`` mask.
+    """
+
+    def complete_rows(self, columns) -> np.ndarray:
+        """Positions of the rows observed in every one of ``columns`` (all rows if complete).
+
+        The rows of testwise deletion and of available-case scores.
+        """
+        if not self.has_missing:
+            return np.arange(self.n_samples)
+        cols = np.asarray(columns, dtype=np.int64)
+        return np.flatnonzero(self.observed[:, cols].all(axis=1))
+
+
+class DiscreteData(_Observed):
     """Discrete data encoded as integer codes, one column per variable.
 
     Build it with :func:`check_data`; the arrays are read-only.
@@ -179,10 +197,6 @@ class DiscreteData:
     def has_missing(self) -> bool:
         """Whether any value is missing (only with ``check_data(..., missing="allow")``)."""
         return bool(self.codes.size) and int(self.codes.min()) < 0
-
-    def complete_rows(self, columns) -> np.ndarray:
-        """Positions of the rows observed in every one of ``columns`` (all rows if complete)."""
-        return _complete_rows(self, columns)
 
     @cached_property
     def constant_columns(self) -> tuple[str, ...]:
@@ -303,7 +317,7 @@ def thresholded_correlations(Z: np.ndarray, r_min: float, block: int = 1024, sca
     return np.concatenate(rows), np.concatenate(cols), np.concatenate(weights)
 
 
-class GaussianData:
+class GaussianData(_Observed):
     """Continuous data as a float64 matrix, with its sufficient statistics on demand.
 
     Build it with :func:`check_data`; the arrays are read-only.
@@ -426,10 +440,6 @@ class GaussianData:
         """Whether any value is missing (only with ``check_data(..., missing="allow")``)."""
         return bool(np.isnan(self.values).any())
 
-    def complete_rows(self, columns) -> np.ndarray:
-        """Positions of the rows observed in every one of ``columns`` (all rows if complete)."""
-        return _complete_rows(self, columns)
-
     @cached_property
     def constant_columns(self) -> tuple[str, ...]:
         """Names of the columns that take a single value in the data."""
@@ -469,7 +479,7 @@ class GaussianData:
         return f"GaussianData(n_samples={self.n_samples}, n_features={self.n_features})"
 
 
-class MixedData:
+class MixedData(_Observed):
     """Discrete and continuous columns together, for conditional-Gaussian models.
 
     Build it with :func:`check_data` (a frame with both kinds of columns); the arrays are
@@ -554,10 +564,6 @@ class MixedData:
     def has_missing(self) -> bool:
         """Whether any value is missing (only with ``check_data(..., missing="allow")``)."""
         return not bool(self.observed.all())
-
-    def complete_rows(self, columns) -> np.ndarray:
-        """Positions of the rows observed in every one of ``columns`` (all rows if complete)."""
-        return _complete_rows(self, columns)
 
     @cached_property
     def constant_columns(self) -> tuple[str, ...]:
@@ -649,14 +655,6 @@ class MixedData:
             f"MixedData(n_samples={self.n_samples}, n_features={self.n_features}, "
             f"n_discrete={int(self.discrete.sum())})"
         )
-
-
-def _complete_rows(data, columns) -> np.ndarray:
-    """Rows of ``data`` observed in all ``columns`` (testwise / available-case deletion)."""
-    if not data.has_missing:
-        return np.arange(data.n_samples)
-    cols = np.asarray(columns, dtype=np.int64)
-    return np.flatnonzero(data.observed[:, cols].all(axis=1))
 
 
 #: The checked-data containers :func:`check_data` returns.

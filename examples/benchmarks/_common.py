@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Helpers shared by the benchmark scripts: timing and optional-peer detection."""
+"""Helpers shared by the benchmark scripts: timing, optional peers, graphs and their scores."""
 
 from __future__ import annotations
 
+import shutil
 import statistics
+import subprocess
 import time
 import warnings
 from collections.abc import Callable
+
+import networkx as nx
 
 
 def timed(fn: Callable, repeats: int, slow_seconds: float):
@@ -33,3 +37,40 @@ def available(module: str) -> bool:
         return True
     except ImportError:
         return False
+
+
+def graph_from_arcs(names, arcs, kind: str) -> nx.DiGraph:
+    """A graph over ``names`` with the arcs ``(u, v)`` of a peer's output."""
+    g = nx.DiGraph(kind=kind)
+    g.add_nodes_from(names)
+    g.add_edges_from(arcs)
+    return g
+
+
+def structure_scores(truth: nx.DiGraph, graph: nx.DiGraph):
+    """F1-adjacent, F1-arrowhead, SHD and edge count against the true DAG.
+
+    Arrowheads and SHD compare with the DAG for a learner that returns one, with its CPDAG
+    for one that returns a CPDAG or PDAG.
+    """
+    from skbn.graph import dag_to_cpdag
+    from skbn.metrics import f1_adjacency, f1_arrowhead, shd
+
+    reference = truth if graph.graph.get("kind") == "dag" else dag_to_cpdag(truth)
+    return (
+        f1_adjacency(truth, graph),
+        f1_arrowhead(reference, graph),
+        shd(reference, graph),
+        graph.number_of_edges(),
+    )
+
+
+def bnlearn_version() -> str:
+    """``"bnlearn X.Y"`` when R with bnlearn is on the PATH, else ``""``."""
+    if shutil.which("Rscript") is None:
+        return ""
+    out = subprocess.run(
+        ["Rscript", "-e", 'cat(as.character(packageVersion("bnlearn")))'],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return f"bnlearn {out.stdout.strip()}" if out.returncode == 0 else ""

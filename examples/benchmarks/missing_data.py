@@ -44,11 +44,10 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pandas as pd
+from _common import bnlearn_version, graph_from_arcs, structure_scores
 
 from skbn.datasets import load_network
-from skbn.graph import dag_to_cpdag
 from skbn.learners import HillClimb, PCStable, StructuralEM
-from skbn.metrics import f1_adjacency, f1_arrowhead, shd
 
 R_SCRIPT = r"""
 suppressMessages(library(bnlearn))
@@ -97,23 +96,6 @@ def remove_values(X: pd.DataFrame, mechanism: str, rate: float, seed: int) -> pd
     return out
 
 
-def _graph(names, arcs, kind) -> nx.DiGraph:
-    g = nx.DiGraph(kind=kind)
-    g.add_nodes_from(names)
-    g.add_edges_from(arcs)
-    return g
-
-
-def _scores(truth, graph):
-    reference = truth if graph.graph.get("kind") == "dag" else dag_to_cpdag(truth)
-    return (
-        f1_adjacency(truth, graph),
-        f1_arrowhead(reference, graph),
-        shd(reference, graph),
-        graph.number_of_edges(),
-    )
-
-
 def run_bnlearn(path: Path, names) -> tuple[float, nx.DiGraph, str]:
     with tempfile.NamedTemporaryFile("w", suffix=".R", delete=False) as f:
         f.write(R_SCRIPT)
@@ -123,17 +105,7 @@ def run_bnlearn(path: Path, names) -> tuple[float, nx.DiGraph, str]:
     values = dict(line.split("\t") for line in out.stdout.splitlines())
     arcs = pd.read_csv(f"{path}.arcs.csv")
     pairs = list(zip(arcs["from"].astype(str), arcs["to"].astype(str)))
-    return float(values["sem"]), _graph(names, pairs, "dag"), values["version"]
-
-
-def _bnlearn_version() -> str:
-    if shutil.which("Rscript") is None:
-        return ""
-    out = subprocess.run(
-        ["Rscript", "-e", 'cat(as.character(packageVersion("bnlearn")))'],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    return f"bnlearn {out.stdout.strip()}" if out.returncode == 0 else ""
+    return float(values["sem"]), graph_from_arcs(names, pairs, "dag"), values["version"]
 
 
 def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple[pd.DataFrame, str]:
@@ -176,7 +148,7 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple
                         rows.append({**base, "method": label, "error": reason.strip()})
                     reference = results[REFERENCE][0]
                     for label, (seconds, graph) in results.items():
-                        f1a, f1h, dist, edges = _scores(truth, graph)
+                        f1a, f1h, dist, edges = structure_scores(truth, graph)
                         rows.append(
                             {**base, "method": label, "seconds": seconds,
                              "ratio": seconds / reference, "f1_adjacent": f1a,
@@ -252,7 +224,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.report:
         df = pd.read_csv(args.report)
-        version = _bnlearn_version()
+        version = bnlearn_version()
     else:
         with tempfile.TemporaryDirectory() as tmp:
             df, version = run(

@@ -37,12 +37,10 @@ from pathlib import Path
 
 import networkx as nx
 import pandas as pd
-from _common import available
+from _common import available, bnlearn_version, graph_from_arcs, structure_scores
 
 from skbn.datasets import load_network, make_conditional_gaussian
-from skbn.graph import dag_to_cpdag
 from skbn.learners import FGES, MMHC, HillClimb, PCStable
-from skbn.metrics import f1_adjacency, f1_arrowhead, shd
 from skbn.scores import CGEBIC
 
 R_SCRIPT = r"""
@@ -83,23 +81,6 @@ COLUMNS = ["network", "p", "n_continuous", "n", "seed", "method", "seconds", "ra
 ORACLE = "skbn HillClimb(tie_order='columns')"
 
 
-def _graph(names, arcs, kind="pdag") -> nx.DiGraph:
-    g = nx.DiGraph(kind=kind)
-    g.add_nodes_from(names)
-    g.add_edges_from(arcs)
-    return g
-
-
-def _scores(truth, graph):
-    reference = truth if graph.graph.get("kind") == "dag" else dag_to_cpdag(truth)
-    return (
-        f1_adjacency(truth, graph),
-        f1_arrowhead(reference, graph),
-        shd(reference, graph),
-        graph.number_of_edges(),
-    )
-
-
 def run_bnlearn(path: Path, types: str, names) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".R", delete=False) as f:
         f.write(R_SCRIPT)
@@ -114,18 +95,11 @@ def run_bnlearn(path: Path, types: str, names) -> dict:
             continue
         arcs = pd.read_csv(f"{path}.{name}.arcs.csv")
         pairs = list(zip(arcs["from"].astype(str), arcs["to"].astype(str)))
-        results[name] = (float(value), _graph(names, pairs, "dag" if name == "hc" else "pdag"))
+        results[name] = (
+            float(value),
+            graph_from_arcs(names, pairs, "dag" if name == "hc" else "pdag"),
+        )
     return results
-
-
-def _bnlearn_version() -> str:
-    if shutil.which("Rscript") is None:
-        return ""
-    out = subprocess.run(
-        ["Rscript", "-e", 'cat(as.character(packageVersion("bnlearn")))'],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    return f"bnlearn {out.stdout.strip()}" if out.returncode == 0 else ""
 
 
 def run_pgmpy(frame: pd.DataFrame, continuous) -> tuple[float, nx.DiGraph]:
@@ -141,7 +115,7 @@ def run_pgmpy(frame: pd.DataFrame, continuous) -> tuple[float, nx.DiGraph]:
         model = HillClimbSearch(data).estimate(scoring_method="bic-cg", show_progress=False)
         seconds = time.perf_counter() - start
     arcs = [(str(u), str(v)) for u, v in model.edges()]
-    return seconds, _graph(list(frame.columns), arcs, "dag")
+    return seconds, graph_from_arcs(list(frame.columns), arcs, "dag")
 
 
 def run(networks, sizes, seeds, pgmpy_max_cells, workdir: Path) -> tuple[pd.DataFrame, str]:
@@ -188,7 +162,7 @@ def run(networks, sizes, seeds, pgmpy_max_cells, workdir: Path) -> tuple[pd.Data
                         if label == ORACLE and bn_hc is not None
                         else None
                     )
-                    f1a, f1h, dist, edges = _scores(truth, graph)
+                    f1a, f1h, dist, edges = structure_scores(truth, graph)
                     rows.append(
                         {**base, "method": label, "seconds": seconds,
                          "ratio": seconds / reference, "f1_adjacent": f1a,
@@ -252,7 +226,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.report:
         df = pd.read_csv(args.report)
-        version = _bnlearn_version()
+        version = bnlearn_version()
     else:
         with tempfile.TemporaryDirectory() as tmp:
             df, version = run(

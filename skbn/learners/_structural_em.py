@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from numbers import Integral
 
-import networkx as nx
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import check_random_state
@@ -14,8 +13,9 @@ from skbn._kernels.em import likelihood_weighting_estep
 from skbn._parameters import CPT_PRIOR_ISS
 from skbn.base import BaseStructureLearner
 from skbn.data import DiscreteData, check_data
-from skbn.graph._array import parents_csr, pdag_to_dag_array, topological_sort_array
-from skbn.graph._convert import as_adjacency
+from skbn.graph import to_dag
+from skbn.graph._array import parents_csr, topological_sort_array
+from skbn.graph._convert import as_adjacency, from_adjacency
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
 
 __all__ = ["StructuralEM"]
@@ -215,7 +215,7 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
             completed = DiscreteData(imputed, data.arities, data.states, data.names)
             fitted = clone(learner)
             if takes_start and iteration > 1:
-                fitted.set_params(start_graph=self._graph(dag, data.names))
+                fitted.set_params(start_graph=from_adjacency(dag, data.names, kind="dag"))
             fitted.fit(completed)
             new = self._dag_of(fitted, data.names)
             changed = not np.array_equal(new, dag)
@@ -259,18 +259,6 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
 
     @staticmethod
     def _dag_of(learner, names) -> np.ndarray:
-        A, _ = as_adjacency(learner.graph_, list(names))
-        A = np.asarray(A, dtype=np.int8)
-        if learner.graph_.graph.get("kind", "dag") != "dag":
-            A = pdag_to_dag_array(A)
-            if A is None:
-                raise ValueError("The estimator returned a PDAG with no DAG extension.")
+        """The learner's graph as a DAG adjacency array (a CPDAG or PDAG extended)."""
+        A, _ = as_adjacency(to_dag(learner.graph_), list(names))
         return np.asarray(A, dtype=np.int8)
-
-    @staticmethod
-    def _graph(dag, names) -> nx.DiGraph:
-        g = nx.DiGraph()
-        g.add_nodes_from(names)
-        rows, cols = np.nonzero(dag)
-        g.add_edges_from((names[i], names[j]) for i, j in zip(rows, cols))
-        return g

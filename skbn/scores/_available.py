@@ -75,7 +75,7 @@ class AvailableCaseScore(BoundScore):
         rows = self.data.complete_rows(family)
         m = len(rows)
         k = len(parents)
-        continuous_child = getattr(self.data, "kind", "") == "gaussian" or (
+        continuous_child = self.data.kind == "gaussian" or (
             self.data.kind == "mixed" and not self.data.discrete[child]
         )
         if m == 0 or (continuous_child and m <= k + 1):

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
+from numbers import Real
 
 import networkx as nx
 import numpy as np
@@ -13,8 +15,63 @@ from skbn.data import DiscreteData, GaussianData
 from skbn.graph._array import parents_csr, pdag_to_dag_array
 from skbn.graph._convert import as_adjacency
 from skbn.utils._binding import DataBound, check_data_for
+from skbn.utils._param_validation import Interval
 
 __all__ = ["Score", "BoundScore"]
+
+
+# The penalties of the penalised likelihoods, the same on every kind of data: a score class
+# is one of these and the likelihood of its kind (which binds it), e.g.
+# ``class GaussianBIC(_BICPenalty, _PenalisedGaussian)``.
+
+
+class _NoPenalty:
+    """No penalty: the maximised log-likelihood."""
+
+    def _per_parameter(self, n_samples, n_features):
+        return 0.0
+
+
+class _BICPenalty:
+    """``penalty_discount * log(n) / 2`` per free parameter."""
+
+    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
+
+    def __init__(self, penalty_discount: float = 1.0) -> None:
+        self.penalty_discount = penalty_discount
+
+    def _per_parameter(self, n_samples, n_features):
+        return self.penalty_discount * math.log(n_samples) / 2
+
+
+class _AICPenalty:
+    """``penalty_discount`` per free parameter."""
+
+    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
+
+    def __init__(self, penalty_discount: float = 1.0) -> None:
+        self.penalty_discount = penalty_discount
+
+    def _per_parameter(self, n_samples, n_features):
+        return float(self.penalty_discount)
+
+
+class _EBICPenalty:
+    """BIC's penalty plus ``gamma * log(p)`` per free parameter."""
+
+    _parameter_constraints = {
+        "gamma": [Interval(Real, 0, None, closed="left")],
+        "penalty_discount": [Interval(Real, 0, None, closed="left")],
+    }
+
+    def __init__(self, gamma: float = 0.5, penalty_discount: float = 1.0) -> None:
+        self.gamma = gamma
+        self.penalty_discount = penalty_discount
+
+    def _per_parameter(self, n_samples, n_features):
+        return self.penalty_discount * math.log(n_samples) / 2 + self.gamma * math.log(
+            max(n_features, 1)
+        )
 
 
 class Score(BaseEstimator):

@@ -19,7 +19,13 @@ from skbn._kernels.discrete import (
 )
 from skbn._kernels.discrete import K2 as K2_KIND
 from skbn.data import DiscreteData
-from skbn.scores._base import BoundScore, Score
+from skbn.scores._base import (
+    BoundScore,
+    Score,
+    _AICPenalty,
+    _BICPenalty,
+    _NoPenalty,
+)
 from skbn.utils._param_validation import Interval, StrOptions
 
 __all__ = ["LogLikelihood", "BIC", "AIC", "EBIC", "BDeu", "K2", "FNML"]
@@ -105,7 +111,7 @@ class _PenalisedDiscrete(Score):
         return _BoundDiscrete(self, data, LOGLIK, 0.0, per_param)
 
 
-class LogLikelihood(_PenalisedDiscrete):
+class LogLikelihood(_NoPenalty, _PenalisedDiscrete):
     """Maximised log-likelihood of discrete data (no penalty; always prefers more arcs).
 
     Examples
@@ -116,11 +122,8 @@ class LogLikelihood(_PenalisedDiscrete):
     -1.3863
     """
 
-    def _per_parameter(self, n_samples, n_features):
-        return 0.0
 
-
-class BIC(_PenalisedDiscrete):
+class BIC(_BICPenalty, _PenalisedDiscrete):
     """Bayesian information criterion for discrete data.
 
     ``LL - penalty_discount * log(n) / 2 * k`` with ``k`` the free parameters,
@@ -144,16 +147,8 @@ class BIC(_PenalisedDiscrete):
     -2.7726
     """
 
-    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
 
-    def __init__(self, penalty_discount: float = 1.0) -> None:
-        self.penalty_discount = penalty_discount
-
-    def _per_parameter(self, n_samples, n_features):
-        return self.penalty_discount * math.log(n_samples) / 2
-
-
-class AIC(_PenalisedDiscrete):
+class AIC(_AICPenalty, _PenalisedDiscrete):
     """Akaike information criterion: ``LL - penalty_discount * k``.
 
     With ``penalty_discount=c`` this equals bnlearn's ``bic`` score with ``k=c``, the scale the
@@ -171,14 +166,6 @@ class AIC(_PenalisedDiscrete):
     >>> round(AIC().bind(X).local_score("b", ["a"]), 4)  # -1.3863 - 2 parameters
     -3.3863
     """
-
-    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
-
-    def __init__(self, penalty_discount: float = 1.0) -> None:
-        self.penalty_discount = penalty_discount
-
-    def _per_parameter(self, n_samples, n_features):
-        return float(self.penalty_discount)
 
 
 class EBIC(_PenalisedDiscrete):

@@ -15,7 +15,14 @@ from skbn._kernels.gaussian import (
     toggle_gaussian_loglik,
 )
 from skbn.data import GaussianData
-from skbn.scores._base import BoundScore, Score
+from skbn.scores._base import (
+    BoundScore,
+    Score,
+    _AICPenalty,
+    _BICPenalty,
+    _EBICPenalty,
+    _NoPenalty,
+)
 from skbn.utils._param_validation import Interval
 
 __all__ = ["GaussianLogLikelihood", "GaussianBIC", "GaussianAIC", "GaussianEBIC", "BGe"]
@@ -124,7 +131,7 @@ class _PenalisedGaussian(Score):
         return _BoundGaussianLL(self, data, per_param)
 
 
-class GaussianLogLikelihood(_PenalisedGaussian):
+class GaussianLogLikelihood(_NoPenalty, _PenalisedGaussian):
     """Maximised Gaussian log-likelihood (linear regression on the parents), no penalty.
 
     Examples
@@ -139,11 +146,8 @@ class GaussianLogLikelihood(_PenalisedGaussian):
 
     data_kind = "gaussian"
 
-    def _per_parameter(self, n_samples, n_features):
-        return 0.0
 
-
-class GaussianBIC(_PenalisedGaussian):
+class GaussianBIC(_BICPenalty, _PenalisedGaussian):
     """BIC of a linear-Gaussian network: ``LL - penalty_discount * log(n) / 2 * k``.
 
     ``k = |parents| + 2`` per family. Computed from the covariance matrix, so a local score
@@ -167,16 +171,9 @@ class GaussianBIC(_PenalisedGaussian):
     """
 
     data_kind = "gaussian"
-    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
-
-    def __init__(self, penalty_discount: float = 1.0) -> None:
-        self.penalty_discount = penalty_discount
-
-    def _per_parameter(self, n_samples, n_features):
-        return self.penalty_discount * math.log(n_samples) / 2
 
 
-class GaussianAIC(_PenalisedGaussian):
+class GaussianAIC(_AICPenalty, _PenalisedGaussian):
     """AIC of a linear-Gaussian network: ``LL - penalty_discount * k``, ``k = |parents| + 2``.
 
     Parameters
@@ -195,16 +192,9 @@ class GaussianAIC(_PenalisedGaussian):
     """
 
     data_kind = "gaussian"
-    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
-
-    def __init__(self, penalty_discount: float = 1.0) -> None:
-        self.penalty_discount = penalty_discount
-
-    def _per_parameter(self, n_samples, n_features):
-        return float(self.penalty_discount)
 
 
-class GaussianEBIC(_PenalisedGaussian):
+class GaussianEBIC(_EBICPenalty, _PenalisedGaussian):
     """Extended BIC for Gaussian data.
 
     ``LL - penalty_discount * log(n) / 2 * k - gamma * k * log(p)``, ``k = |parents| + 2``.
@@ -227,19 +217,6 @@ class GaussianEBIC(_PenalisedGaussian):
     """
 
     data_kind = "gaussian"
-    _parameter_constraints = {
-        "gamma": [Interval(Real, 0, None, closed="left")],
-        "penalty_discount": [Interval(Real, 0, None, closed="left")],
-    }
-
-    def __init__(self, gamma: float = 0.5, penalty_discount: float = 1.0) -> None:
-        self.gamma = gamma
-        self.penalty_discount = penalty_discount
-
-    def _per_parameter(self, n_samples, n_features):
-        return self.penalty_discount * math.log(n_samples) / 2 + self.gamma * math.log(
-            max(n_features, 1)
-        )
 
 
 class _BoundBGe(BoundScore):

@@ -12,7 +12,6 @@ searching (:mod:`skbn.constraints`).
 from __future__ import annotations
 
 import math
-from numbers import Real
 
 import numpy as np
 
@@ -20,8 +19,14 @@ from skbn._kernels.discrete import LOGLIK, family_score
 from skbn._kernels.gaussian import VARIANCE_FLOOR
 from skbn._kernels.mixed import strata_labels, stratified_gaussian_loglik
 from skbn.data import MixedData
-from skbn.scores._base import BoundScore, Score
-from skbn.utils._param_validation import Interval
+from skbn.scores._base import (
+    BoundScore,
+    Score,
+    _AICPenalty,
+    _BICPenalty,
+    _EBICPenalty,
+    _NoPenalty,
+)
 
 __all__ = ["CGLogLikelihood", "CGBIC", "CGAIC", "CGEBIC"]
 
@@ -102,7 +107,7 @@ class _PenalisedCG(Score):
         return _BoundCG(self, data, per_param)
 
 
-class CGLogLikelihood(_PenalisedCG):
+class CGLogLikelihood(_NoPenalty, _PenalisedCG):
     """Maximised conditional-Gaussian log-likelihood, no penalty.
 
     {model}
@@ -122,11 +127,8 @@ class CGLogLikelihood(_PenalisedCG):
 
     data_kind = "mixed"
 
-    def _per_parameter(self, n_samples, n_features):
-        return 0.0
 
-
-class CGBIC(_PenalisedCG):
+class CGBIC(_BICPenalty, _PenalisedCG):
     """BIC of a conditional-Gaussian network: ``LL - penalty_discount * log(n) / 2 * k``.
 
     ``k`` is the number of free parameters of the family (below). bnlearn calls it
@@ -151,16 +153,9 @@ class CGBIC(_PenalisedCG):
     """
 
     data_kind = "mixed"
-    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
-
-    def __init__(self, penalty_discount: float = 1.0) -> None:
-        self.penalty_discount = penalty_discount
-
-    def _per_parameter(self, n_samples, n_features):
-        return self.penalty_discount * math.log(n_samples) / 2
 
 
-class CGAIC(_PenalisedCG):
+class CGAIC(_AICPenalty, _PenalisedCG):
     """AIC of a conditional-Gaussian network: ``LL - penalty_discount * k``.
 
     {model}
@@ -181,16 +176,9 @@ class CGAIC(_PenalisedCG):
     """
 
     data_kind = "mixed"
-    _parameter_constraints = {"penalty_discount": [Interval(Real, 0, None, closed="left")]}
-
-    def __init__(self, penalty_discount: float = 1.0) -> None:
-        self.penalty_discount = penalty_discount
-
-    def _per_parameter(self, n_samples, n_features):
-        return float(self.penalty_discount)
 
 
-class CGEBIC(_PenalisedCG):
+class CGEBIC(_EBICPenalty, _PenalisedCG):
     """Extended BIC of a conditional-Gaussian network.
 
     ``LL - penalty_discount * log(n) / 2 * k - gamma * k * log(p)``.
@@ -215,19 +203,6 @@ class CGEBIC(_PenalisedCG):
     """
 
     data_kind = "mixed"
-    _parameter_constraints = {
-        "gamma": [Interval(Real, 0, None, closed="left")],
-        "penalty_discount": [Interval(Real, 0, None, closed="left")],
-    }
-
-    def __init__(self, gamma: float = 0.5, penalty_discount: float = 1.0) -> None:
-        self.gamma = gamma
-        self.penalty_discount = penalty_discount
-
-    def _per_parameter(self, n_samples, n_features):
-        return self.penalty_discount * math.log(n_samples) / 2 + self.gamma * math.log(
-            max(n_features, 1)
-        )
 
 
 for _cls in (CGLogLikelihood, CGBIC, CGAIC, CGEBIC):
