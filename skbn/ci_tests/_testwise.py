@@ -44,7 +44,19 @@ class TestwiseDeletion(BoundCITest):
     __test__ = False  # not a pytest test class
 
     def n_observed(self, x, y, cond=()) -> int:
-        """Number of rows that observe ``x``, ``y`` and every member of ``cond``."""
+        """Count the rows that observe ``x``, ``y`` and every member of ``cond``.
+
+        Parameters
+        ----------
+        x, y : str or int
+            Column names or positions.
+        cond : iterable of str or int, default=()
+            The conditioning set.
+
+        Returns
+        -------
+        int
+        """
         columns = [self._resolve(x), self._resolve(y), *(self._resolve(c) for c in cond)]
         return len(self.data.complete_rows(columns))
 
