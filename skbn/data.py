@@ -1022,8 +1022,8 @@ def _missing_message(names, observed=None) -> str:
     return (
         f"Columns {_show(list(names))} contain missing values (NaN/None/pd.NA). HillClimb, "
         "TabuSearch, FGES, BOSS, PCStable and MMHC learn from them (available-case scores, "
-        "testwise deletion), as does StructuralEM; elsewhere drop or impute them first "
-        "(e.g. sklearn.impute.SimpleImputer)."
+        "testwise deletion), as do StructuralEM, MultipleImputation and bootstraps of those "
+        "learners; elsewhere drop or impute them first (e.g. sklearn.impute.SimpleImputer)."
     )
 
 

@@ -6,7 +6,8 @@
 fits and keeps the arcs that beat a permutation null; ``PEFLearner`` (Gu & Zhou) learns
 Gaussian networks with many variables by partition, estimation and fusion;
 ``StructureLearningEnsemble`` runs several learners and keeps the best-scoring output, and
-``AutoSLEEnsemble`` (Liu et al.) learns its members with Optuna on training problems.
+``AutoSLEEnsemble`` (Liu et al.) learns its members with Optuna on training problems;
+``MultipleImputation`` pools the graphs learned on several imputed copies of incomplete data.
 """
 
 from skbn.ensemble._autosle import (
@@ -20,10 +21,12 @@ from skbn.ensemble._bootstrap import (
     EdgeFrequencies,
     bootstrap_arc_counts,
     bootstrap_edge_frequencies,
+    edge_frequencies,
     edge_pvalues,
     permutation_arc_counts,
     poset_from_counts,
 )
+from skbn.ensemble._imputation import MultipleImputation
 from skbn.ensemble._pef import PEFLearner, partition_variables
 from skbn.ensemble._sle import PAPER_SLE, FallbackSelectedWarning, StructureLearningEnsemble
 
@@ -33,10 +36,12 @@ __all__ = [
     "BootstrapPosetLearner",
     "EdgeFrequencies",
     "FallbackSelectedWarning",
+    "MultipleImputation",
     "PEFLearner",
     "StructureLearningEnsemble",
     "bootstrap_arc_counts",
     "bootstrap_edge_frequencies",
+    "edge_frequencies",
     "edge_pvalues",
     "members_from_study",
     "permutation_arc_counts",

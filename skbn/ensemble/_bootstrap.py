@@ -28,12 +28,19 @@ __all__ = [
     "EdgeFrequencies",
     "bootstrap_arc_counts",
     "bootstrap_edge_frequencies",
+    "edge_frequencies",
     "edge_pvalues",
     "permutation_arc_counts",
     "poset_from_counts",
 ]
 
 _MAX_SEED = np.iinfo(np.int32).max
+
+
+def _check_for(estimator, X):
+    """Check ``X`` for ``estimator``: missing values only for a learner that learns from them."""
+    missing = "allow" if getattr(estimator, "_handles_missing", False) else "error"
+    return check_data(X, kind=estimator._required_data_kind(), missing=missing)
 
 
 def _arc_sum(outcomes) -> np.ndarray:
@@ -67,10 +74,12 @@ class EdgeFrequencies:
     nodes: list
 
     def averaged_graph(self, threshold: float = 0.5) -> nx.DiGraph:
-        """Build the DAG of the strong pairs, each in its majority direction.
+        """Build the graph of the strong pairs, each in its majority direction.
 
-        Arcs are added strongest first and one that would close a cycle is skipped, so the
-        result is always a DAG.
+        A pair whose two directions are equally frequent (direction 0.5, as for an edge left
+        undirected in every fit of a CPDAG learner) becomes an undirected edge, as in
+        bnlearn's ``averaged.network``. Arcs are added strongest first and one that would
+        close a directed cycle is skipped, so the directed part is always acyclic.
 
         Parameters
         ----------
@@ -80,18 +89,65 @@ class EdgeFrequencies:
         Returns
         -------
         networkx.DiGraph
+            Kind ``"dag"``, or ``"pdag"`` when some edge is undirected.
         """
         p = len(self.nodes)
         index = {n: k for k, n in enumerate(self.nodes)}
-        A = np.zeros((p, p), dtype=bool)
-        kept = self.table[(self.table["strength"] >= threshold) & (self.table["direction"] > 0.5)]
+        directed = np.zeros((p, p), dtype=bool)
+        undirected = np.zeros((p, p), dtype=bool)
+        kept = self.table[(self.table["strength"] >= threshold) & (self.table["direction"] >= 0.5)]
         for row in kept.sort_values(
             ["strength", "direction"], ascending=False, kind="stable"
         ).itertuples():
             i, j = index[row.u], index[row.v]
-            if not A[j, i] and not has_path(A, j, i):
-                A[i, j] = True
-        return from_adjacency(A, self.nodes, kind="dag")
+            if np.isclose(row.direction, 0.5):
+                undirected[i, j] = undirected[j, i] = True
+            elif not directed[j, i] and not has_path(directed, j, i):
+                directed[i, j] = True
+        kind = "pdag" if undirected.any() else "dag"
+        return from_adjacency(directed | undirected, self.nodes, kind=kind)
+
+
+def edge_frequencies(adjacencies, names) -> EdgeFrequencies:
+    """Arc and direction strengths over several graphs of the same variables.
+
+    Parameters
+    ----------
+    adjacencies : sequence of ndarray of shape (p, p)
+        One per fit: ``A[i, j] = 1`` for an arc, both halves for an undirected edge (which
+        counts half for each direction).
+    names : sequence of str
+        The variables, in the arrays' order.
+
+    Returns
+    -------
+    EdgeFrequencies
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fits = [np.array([[0, 1], [0, 0]]), np.array([[0, 1], [1, 0]])]
+    >>> edge_frequencies(fits, ["a", "b"]).table.round(2).values.tolist()
+    [['a', 'b', 1.0, 0.75], ['b', 'a', 1.0, 0.25]]
+    """
+    names = list(names)
+    fits = [np.asarray(A).astype(bool).astype(np.int64) for A in adjacencies]
+    counts = np.sum(fits, axis=0).astype(float)
+    undirected = np.sum([A & A.T for A in fits], axis=0).astype(float)
+    joined = counts + counts.T - undirected  # fits in which the pair is adjacent
+    rows, cols = np.nonzero(np.triu(joined, 1))
+    pairs = []
+    for i, j in zip(rows.tolist(), cols.tolist()):
+        for u, v in ((i, j), (j, i)):
+            pairs.append(
+                dict(
+                    u=names[u],
+                    v=names[v],
+                    strength=joined[u, v] / len(fits),
+                    direction=(counts[u, v] - undirected[u, v] / 2) / joined[u, v],
+                )
+            )
+    return EdgeFrequencies(pd.DataFrame(pairs, columns=["u", "v", "strength", "direction"]), names)
 
 
 def bootstrap_edge_frequencies(
@@ -123,7 +179,7 @@ def bootstrap_edge_frequencies(
     >>> freq.averaged_graph().graph["kind"]
     'dag'
     """
-    data = check_data(X, kind=estimator._required_data_kind())
+    data = _check_for(estimator, X)
     names = list(data.names)
     n = data.n_samples
     rng = check_random_state(random_state)
@@ -135,23 +191,7 @@ def bootstrap_edge_frequencies(
         verbose=verbose,
         desc="bootstrap",
     )
-    fits = [o.adjacency.astype(np.int64) for o in outcomes]
-    counts = np.sum(fits, axis=0).astype(float)
-    undirected = np.sum([A & A.T for A in fits], axis=0).astype(float)
-    joined = counts + counts.T - undirected  # fits in which the pair is adjacent
-    rows, cols = np.nonzero(np.triu(joined, 1))
-    pairs = []
-    for i, j in zip(rows.tolist(), cols.tolist()):
-        for u, v in ((i, j), (j, i)):
-            pairs.append(
-                dict(
-                    u=names[u],
-                    v=names[v],
-                    strength=joined[u, v] / n_resamples,
-                    direction=(counts[u, v] - undirected[u, v] / 2) / joined[u, v],
-                )
-            )
-    return EdgeFrequencies(pd.DataFrame(pairs, columns=["u", "v", "strength", "direction"]), names)
+    return edge_frequencies([o.adjacency for o in outcomes], names)
 
 
 def bootstrap_arc_counts(
@@ -195,7 +235,7 @@ def bootstrap_arc_counts(
     >>> counts.shape, int(counts.max()) <= 5
     ((8, 8), True)
     """
-    data = check_data(X, kind=estimator._required_data_kind())
+    data = _check_for(estimator, X)
     n, p = data.n_samples, data.n_features
     rng = check_random_state(random_state)
     jobs = []
@@ -294,7 +334,7 @@ def permutation_arc_counts(
     >>> int(real.sum()) <= 5 and not real[~poset].any()
     True
     """
-    data = check_data(X, kind=estimator._required_data_kind())
+    data = _check_for(estimator, X)
     n, p = data.n_samples, data.n_features
     rng = check_random_state(random_state)
     arcs = np.argwhere(poset)
@@ -515,6 +555,20 @@ class BootstrapPosetLearner(BaseStructureLearner):
 
     def _required_data_kind(self) -> str:
         return self._base_estimator()._required_data_kind()
+
+    @property
+    def _handles_missing(self) -> bool:
+        """Missing values are learned from when the inner learner learns from them."""
+        try:
+            return bool(getattr(self._base_estimator(), "_handles_missing", False))
+        except ValueError:
+            return False
+
+    def _prepare(self, data, constraints):
+        if data.has_missing:
+            # the inner learner's score must have an available-case form: refuse before work
+            self._base_estimator()._check_missing(data)
+        return super()._prepare(data, constraints)
 
     def _learn(self, data, prepared):
         est = self._base_estimator()

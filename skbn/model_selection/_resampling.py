@@ -241,9 +241,12 @@ class _Data:
                 return self._checked[key]
             return X
         kind = estimator._required_data_kind()
-        key = (index, kind)
+        # learners that learn from missing values get them; for the others it is an error
+        learns = getattr(final_learner(estimator), "_handles_missing", False)
+        missing = "allow" if learns else "error"
+        key = (index, kind, missing)
         if key not in self._checked:
-            self._checked[key] = check_data(X, kind=kind)
+            self._checked[key] = check_data(X, kind=kind, missing=missing)
         return self._checked[key]
 
 

@@ -18,6 +18,7 @@ INIT_PARAMS: dict[str, dict] = {
     "OrderMCMC": {"n_iter": 300, "random_state": 0},
     "BootstrapPosetLearner": {"n_poset_resamples": 3, "n_test_resamples": 3, "random_state": 0},
     "PEFLearner": {"random_state": 0},
+    "MultipleImputation": {"n_imputations": 3, "random_state": 0},
 }
 
 
@@ -85,7 +86,7 @@ def gaussian_learners() -> list:
     Their estimator tags then say the input is not categorical, so scikit-learn's checks feed
     them floats and the Gaussian code paths are checked too.
     """
-    from skbn.ensemble import BootstrapPosetLearner, StructureLearningEnsemble
+    from skbn.ensemble import BootstrapPosetLearner, MultipleImputation, StructureLearningEnsemble
     from skbn.learners import (
         BOSS,
         FGES,
@@ -111,6 +112,7 @@ def gaussian_learners() -> list:
         BootstrapPosetLearner(
             HillClimb("bic-g"), n_poset_resamples=3, n_test_resamples=3, random_state=0
         ),
+        MultipleImputation(HillClimb("bic-g"), n_imputations=3, random_state=0),
     ]
 
 
