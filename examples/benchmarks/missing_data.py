@@ -10,14 +10,20 @@ The recipe: ``n`` rows drawn from a bundled network per seed, then values remove
   upper half and ``0.5 * rate`` elsewhere (so ``rate`` of the incomplete columns' values
   on average, if the halves are equally likely).
 
-The data are written once to CSV; every library reads that file.
+The columns are put in a random order per seed (bnlearn's ``hc`` breaks ties between equal
+moves by column order, and the repository's files list most nodes in a topological order of
+the true network, which would hand it the right orientations). The data are written once to
+CSV; every library reads that file.
 
 * skbn: ``HillClimb()`` and ``PCStable()`` with their defaults (available-case BIC with
   the noise penalty; G-square with testwise deletion), and ``StructuralEM`` around
-  ``HillClimb()`` with parameter EM (``fit_tables="em"``, the default) and with tables
-  counted from the imputed data (``fit_tables="imputed"``, bnlearn's way).
+  ``HillClimb()`` with tables counted from the imputed data (``fit_tables="imputed"``, the
+  default, bnlearn's way) and with parameter EM (``fit_tables="em"``).
 * bnlearn (R, on the PATH; skipped otherwise): ``structural.em(x)`` with its defaults
   (hc with BIC, tables by maximum likelihood, imputation by likelihood weighting).
+* complete data (rate 0, the column "0%"): skbn ``HillClimb()`` and bnlearn ``hc(x)`` on the
+  rows before any value is removed, to tell what the search does from what the missing
+  values do.
 * pgmpy has no structure learning on incomplete data (its estimators refuse NaN), and is
   not run.
 
@@ -42,6 +48,7 @@ import time
 from pathlib import Path
 
 import networkx as nx
+import numba
 import numpy as np
 import pandas as pd
 from _common import bnlearn_version, graph_from_arcs, structure_scores
@@ -53,11 +60,12 @@ R_SCRIPT = r"""
 suppressMessages(library(bnlearn))
 args <- commandArgs(trailingOnly = TRUE)
 path <- args[1]
+learn <- if (args[2] == "hc") hc else structural.em
 data <- read.csv(path, colClasses = "character", check.names = FALSE,
                  na.strings = "")
 for (j in seq_along(data)) data[[j]] <- factor(data[[j]])
 t0 <- proc.time()[["elapsed"]]
-g <- structural.em(data)
+g <- learn(data)
 el <- proc.time()[["elapsed"]] - t0
 write.csv(arcs(g), file = paste0(path, ".arcs.csv"), row.names = FALSE)
 cat(sprintf("sem\t%.4f\n", el))
@@ -68,11 +76,12 @@ SKBN = {
     "skbn HillClimb()": lambda seed: HillClimb(),
     "skbn PCStable()": lambda seed: PCStable(),
     "skbn StructuralEM()": lambda seed: StructuralEM(random_state=seed),
-    "skbn StructuralEM(fit_tables='imputed')": lambda seed: StructuralEM(
-        fit_tables="imputed", random_state=seed
+    "skbn StructuralEM(fit_tables='em')": lambda seed: StructuralEM(
+        fit_tables="em", random_state=seed
     ),
 }
 REFERENCE = "skbn HillClimb()"
+BNLEARN = "bnlearn hc() / structural.em()"  # hc() on complete data (rate 0)
 COLUMNS = ["network", "p", "n", "mechanism", "rate", "missing", "seed", "method", "seconds",
            "ratio", "f1_adjacent", "f1_arrowhead", "shd", "edges", "error"]  # fmt: skip
 
@@ -96,16 +105,58 @@ def remove_values(X: pd.DataFrame, mechanism: str, rate: float, seed: int) -> pd
     return out
 
 
-def run_bnlearn(path: Path, names) -> tuple[float, nx.DiGraph, str]:
+def r_error(lines: list[str]) -> str:
+    """R's error message, without the call it names or the trace after it."""
+    start = next((i for i, x in enumerate(lines) if x.startswith("Error")), len(lines) - 1)
+    message = []
+    for line in lines[start:]:
+        if line.startswith(("Calls:", "Execution halted")):
+            break
+        if line.startswith("Error"):
+            line = line.split(" : ", 1)[-1].removeprefix("Error:")
+        message.append(line)
+    return " ".join(x.strip() for x in message if x.strip()) or lines[-1].strip()
+
+
+def run_bnlearn(path: Path, names, learn: str = "sem") -> tuple[float, nx.DiGraph, str]:
     with tempfile.NamedTemporaryFile("w", suffix=".R", delete=False) as f:
         f.write(R_SCRIPT)
-    out = subprocess.run(["Rscript", f.name, str(path)], capture_output=True, text=True)
+    command = ["Rscript", f.name, str(path), learn]
+    out = subprocess.run(command, capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(out.stderr[-2000:])
     values = dict(line.split("\t") for line in out.stdout.splitlines())
     arcs = pd.read_csv(f"{path}.arcs.csv")
     pairs = list(zip(arcs["from"].astype(str), arcs["to"].astype(str)))
     return float(values["sem"]), graph_from_arcs(names, pairs, "dag"), values["version"]
+
+
+def complete_baselines(full, name, truth, mechanisms, seed, workdir, has_r) -> list[dict]:
+    """Rows for the complete data (rate 0): skbn ``HillClimb()`` and bnlearn ``hc()``.
+
+    They separate what the search does from what the missing values do.
+    """
+    path = workdir / f"{name}_{len(full)}_complete_{seed}.csv"
+    full.to_csv(path, index=False)
+    X = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    start = time.perf_counter()
+    graph = HillClimb().fit(X).graph_
+    results = {REFERENCE: (time.perf_counter() - start, graph)}
+    if has_r:
+        seconds, graph, _ = run_bnlearn(path, list(truth.nodes), learn="hc")
+        results[BNLEARN] = (seconds, graph)
+    rows = []
+    for label, (seconds, graph) in results.items():
+        f1a, f1h, dist, edges = structure_scores(truth, graph)
+        for mechanism in mechanisms:
+            rows.append(
+                {"network": name, "p": truth.number_of_nodes(), "n": len(full),
+                 "mechanism": mechanism, "rate": 0.0, "missing": 0.0, "seed": seed,
+                 "method": label, "seconds": seconds,
+                 "ratio": seconds / results[REFERENCE][0], "f1_adjacent": f1a,
+                 "f1_arrowhead": f1h, "shd": dist, "edges": edges}
+            )  # fmt: skip
+    return rows
 
 
 def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple[pd.DataFrame, str]:
@@ -120,6 +171,10 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple
         names = list(truth.nodes)
         for seed in seeds:
             full = network.sample(n, random_state=seed)
+            # a random column order per seed: bnlearn's hc breaks ties by column order, and
+            # the repository's files list most nodes in a topological order of the truth
+            full = full[list(np.random.default_rng(seed).permutation(full.columns))]
+            rows += complete_baselines(full, name, truth, mechanisms, seed, workdir, has_r)
             for mechanism in mechanisms:
                 for rate in rates:
                     X = remove_values(full, mechanism, rate, seed)
@@ -138,14 +193,13 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple
                     if has_r:
                         try:
                             seconds, graph, version = run_bnlearn(path, names)
-                            results["bnlearn structural.em()"] = (seconds, graph)
+                            results[BNLEARN] = (seconds, graph)
                             version = f"bnlearn {version}"
                         except RuntimeError as exc:
                             # e.g. "all weights are zero, the evidence has probability zero"
-                            failed["bnlearn structural.em()"] = str(exc).strip().splitlines()
+                            failed[BNLEARN] = str(exc).strip().splitlines()
                     for label, lines in failed.items():
-                        reason = next((x for x in lines if "weights" in x), lines[-1])
-                        rows.append({**base, "method": label, "error": reason.strip()})
+                        rows.append({**base, "method": label, "error": r_error(lines)})
                     reference = results[REFERENCE][0]
                     for label, (seconds, graph) in results.items():
                         f1a, f1h, dist, edges = structure_scores(truth, graph)
@@ -156,12 +210,19 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple
                         )  # fmt: skip
                     print(name, seed, mechanism, rate, "done", flush=True)
                     if out is not None:  # keep what is done if the run is stopped
-                        pd.DataFrame(rows, columns=COLUMNS).to_csv(out, index=False)
-    return pd.DataFrame(rows, columns=COLUMNS), version
+                        frame(rows).to_csv(out, index=False)
+    return frame(rows), version
+
+
+def frame(rows) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    df["threads"] = numba.get_num_threads()
+    return df
 
 
 def report(df: pd.DataFrame, version: str) -> str:
     n = int(df["n"].iloc[0])
+    threads = int(df["threads"].iloc[0]) if "threads" in df else 2
     lines = [
         "# Missing values: benchmark against bnlearn",
         "",
@@ -171,7 +232,8 @@ def report(df: pd.DataFrame, version: str) -> str:
         "(MCAR) or at random given a complete driver column (MAR; recipe in the script's "
         "docstring), written once to CSV, which every library reads. Means over the seeds, "
         "with the standard deviation in brackets; time is the fit alone, as a ratio to "
-        "skbn's `HillClimb()` on the same data in the same run (2 cores). "
+        "skbn's `HillClimb()` on the same data in the same run, with "
+        f"{threads} numba thread(s) (bnlearn runs on one). "
         f"Peer: {version or 'bnlearn not run'}'s `structural.em` with its defaults. pgmpy "
         "has no structure learning on incomplete data. F1-arrowhead and SHD compare with the "
         "true DAG, or its CPDAG for PCStable.",
@@ -183,7 +245,8 @@ def report(df: pd.DataFrame, version: str) -> str:
             f"## {name} ({part['p'].iloc[0]} nodes), {mechanism.upper()}",
             "",
             "F1-adjacent / F1-arrowhead / SHD, and time as a ratio to skbn `HillClimb()`, "
-            "by the rate of removed values (in brackets: the share of all values missing).",
+            "by the rate of removed values (in brackets: the share of all values missing); "
+            "0% is the complete data, where bnlearn's row is `hc()`.",
             "",
             "| method | "
             + " | ".join(
@@ -196,14 +259,23 @@ def report(df: pd.DataFrame, version: str) -> str:
             cells = []
             for r in rates:
                 at = rows[rows["rate"] == r]
+                if at.empty:
+                    cells.append("")
+                    continue
                 errors = at["error"].dropna() if "error" in at else []
-                if len(errors):
-                    cells.append(f"failed in {len(errors)} of {len(at)} runs: {errors.iloc[0]}")
+                ran = at[at["error"].isna()] if "error" in at else at
+                failed = (
+                    f"failed in {len(errors)} of {len(at)} runs: {errors.iloc[0]}"
+                    if len(errors)
+                    else ""
+                )
+                if ran.empty:
+                    cells.append(failed)
                     continue
                 cells.append(
-                    f"{at['f1_adjacent'].mean():.3f} ({at['f1_adjacent'].std(ddof=0):.3f}) / "
-                    f"{at['f1_arrowhead'].mean():.3f} / {at['shd'].mean():.1f}; "
-                    f"{at['ratio'].mean():.2f}x"
+                    f"{ran['f1_adjacent'].mean():.3f} ({ran['f1_adjacent'].std(ddof=0):.3f}) / "
+                    f"{ran['f1_arrowhead'].mean():.3f} / {ran['shd'].mean():.1f}; "
+                    f"{ran['ratio'].mean():.2f}x" + (f" ({failed})" if failed else "")
                 )
             lines.append(f"| {method} | {' | '.join(cells)} |")
         lines.append("")

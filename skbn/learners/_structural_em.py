@@ -80,9 +80,9 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
        per incomplete row);
     2. runs the score-based ``estimator`` on the completed data, starting from the current
        graph when it takes a ``start_graph``;
-    3. fits the new graph's tables: by parameter EM on the incomplete data (``fit_tables="em"``:
-       expected counts by likelihood weighting, ``em_max_iter`` rounds) or by counting the
-       completed data (``fit_tables="imputed"``, bnlearn's default).
+    3. fits the new graph's tables: by counting the completed data (``fit_tables="imputed"``,
+       bnlearn's way) or by parameter EM on the incomplete data (``fit_tables="em"``:
+       expected counts by likelihood weighting, ``em_max_iter`` rounds).
 
     It stops when the graph no longer changes, or after ``max_iter`` iterations. Values are
     assumed missing at random (MCAR or MAR); data missing not at random is out of scope.
@@ -93,8 +93,11 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         A score-based learner; None means :class:`HillClimb` with its defaults. Cloned.
     max_iter : int, default=5
         Most structural iterations (bnlearn's ``max.iter``).
-    fit_tables : {"em", "imputed"}, default="em"
-        How the tables used for the next imputation are estimated (see above).
+    fit_tables : {"imputed", "em"}, default="imputed"
+        How the tables used for the next imputation are estimated (see above). On ALARM and
+        INSURANCE with 5% to 40% of values removed (MCAR and MAR, two seeds), "em" was no
+        more accurate (F1 of the adjacencies within 0.02 either way) and 3.6 to 7.5
+        times slower, so the default is "imputed" (docs: missing values benchmark).
     em_max_iter : int, default=5
         Rounds of parameter EM per structural iteration with ``fit_tables="em"``.
     n_particles : int, default=200
@@ -154,7 +157,7 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         estimator=None,
         *,
         max_iter: int = 5,
-        fit_tables: str = "em",
+        fit_tables: str = "imputed",
         em_max_iter: int = 5,
         n_particles: int = 200,
         random_state=None,
