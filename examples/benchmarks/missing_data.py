@@ -36,6 +36,15 @@ Usage (the command behind docs/missing.md)::
     python examples/benchmarks/missing_data.py --out docs/missing.csv --page docs/missing.md
 
 ``--report docs/missing.csv --page docs/missing.md`` rewrites the page from a saved CSV.
+
+``--mixed`` runs the same on mixed data: each network's last 30% of nodes in a topological
+order made continuous (``make_conditional_gaussian``), skbn's ``HillClimb()`` (available-case
+CG BIC) and ``PCStable()`` (``mi_cg`` with testwise deletion) against bnlearn's
+``structural.em`` (CG networks, likelihood weighting), the command behind
+docs/missing_mixed.md::
+
+    python examples/benchmarks/missing_data.py --mixed --out docs/missing_mixed.csv \
+        --page docs/missing_mixed.md
 """
 
 from __future__ import annotations
@@ -47,13 +56,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import networkx as nx
 import numba
 import numpy as np
 import pandas as pd
 from _common import bnlearn_version, graph_from_arcs, structure_scores
 
-from skbn.datasets import load_network
+from skbn.datasets import load_network, make_conditional_gaussian
 from skbn.learners import HillClimb, PCStable, StructuralEM
 
 R_SCRIPT = r"""
@@ -61,9 +69,10 @@ suppressMessages(library(bnlearn))
 args <- commandArgs(trailingOnly = TRUE)
 path <- args[1]
 learn <- if (args[2] == "hc") hc else structural.em
-data <- read.csv(path, colClasses = "character", check.names = FALSE,
-                 na.strings = "")
-for (j in seq_along(data)) data[[j]] <- factor(data[[j]])
+types <- strsplit(args[3], "")[[1]]  # "d" discrete, "c" continuous, per column
+data <- read.csv(path, colClasses = ifelse(types == "d", "character", "numeric"),
+                 check.names = FALSE, na.strings = "")
+for (j in which(types == "d")) data[[j]] <- factor(data[[j]])
 t0 <- proc.time()[["elapsed"]]
 g <- learn(data)
 el <- proc.time()[["elapsed"]] - t0
@@ -79,6 +88,12 @@ SKBN = {
     "skbn StructuralEM(fit_tables='em')": lambda seed: StructuralEM(
         fit_tables="em", random_state=seed
     ),
+}
+#: On mixed data: structural EM and the default imputer of MultipleImputation need discrete,
+#: respectively continuous, data, so skbn runs its available-case and testwise learners.
+MIXED = {
+    "skbn HillClimb()": lambda seed: HillClimb(),
+    "skbn PCStable()": lambda seed: PCStable(),
 }
 REFERENCE = "skbn HillClimb()"
 BNLEARN = "bnlearn hc() / structural.em()"  # hc() on complete data (rate 0)
@@ -118,10 +133,22 @@ def r_error(lines: list[str]) -> str:
     return " ".join(x.strip() for x in message if x.strip()) or lines[-1].strip()
 
 
-def run_bnlearn(path: Path, names, learn: str = "sem") -> tuple[float, nx.DiGraph, str]:
+def column_types(X: pd.DataFrame) -> str:
+    """``"d"`` for each discrete column, ``"c"`` for each continuous (float) one."""
+    return "".join("c" if pd.api.types.is_float_dtype(t) else "d" for t in X.dtypes)
+
+
+def read_back(path: Path, types: str) -> pd.DataFrame:
+    """The CSV as every library reads it: discrete columns as strings, the rest as floats."""
+    names = pd.read_csv(path, nrows=0).columns
+    dtype = {c: (str if t == "d" else float) for c, t in zip(names, types)}
+    return pd.read_csv(path, dtype=dtype, keep_default_na=False, na_values=[""])
+
+
+def run_bnlearn(path: Path, names, types: str, learn: str = "sem"):
     with tempfile.NamedTemporaryFile("w", suffix=".R", delete=False) as f:
         f.write(R_SCRIPT)
-    command = ["Rscript", f.name, str(path), learn]
+    command = ["Rscript", f.name, str(path), learn, types]
     out = subprocess.run(command, capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(out.stderr[-2000:])
@@ -138,12 +165,13 @@ def complete_baselines(full, name, truth, mechanisms, seed, workdir, has_r) -> l
     """
     path = workdir / f"{name}_{len(full)}_complete_{seed}.csv"
     full.to_csv(path, index=False)
-    X = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    types = column_types(full)
+    X = read_back(path, types)
     start = time.perf_counter()
     graph = HillClimb().fit(X).graph_
     results = {REFERENCE: (time.perf_counter() - start, graph)}
     if has_r:
-        seconds, graph, _ = run_bnlearn(path, list(truth.nodes), learn="hc")
+        seconds, graph, _ = run_bnlearn(path, list(truth.nodes), types, learn="hc")
         results[BNLEARN] = (seconds, graph)
     rows = []
     for label, (seconds, graph) in results.items():
@@ -159,15 +187,21 @@ def complete_baselines(full, name, truth, mechanisms, seed, workdir, has_r) -> l
     return rows
 
 
-def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple[pd.DataFrame, str]:
+def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None, mixed=False):
     rows, version = [], ""
     has_r = shutil.which("Rscript") is not None
-    warm = remove_values(load_network("asia").sample(300, random_state=0), "mcar", 0.1, 0)
-    for make in SKBN.values():  # compile the numba kernels before anything is timed
+    learners = MIXED if mixed else SKBN
+    warm = load_network("asia")
+    if mixed:
+        warm = make_conditional_gaussian(warm, 0.3, random_state=0)
+    warm = remove_values(warm.sample(300, random_state=0), "mcar", 0.1, 0)
+    for make in learners.values():  # compile the numba kernels before anything is timed
         make(0).fit(warm)
     for name in networks:
         network = load_network(name)
         truth = network.graph
+        if mixed:
+            network = make_conditional_gaussian(network, 0.3, random_state=0)
         names = list(truth.nodes)
         for seed in seeds:
             full = network.sample(n, random_state=seed)
@@ -180,11 +214,12 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple
                     X = remove_values(full, mechanism, rate, seed)
                     path = workdir / f"{name}_{n}_{mechanism}_{rate}_{seed}.csv"
                     X.to_csv(path, index=False)
-                    X = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+                    types = column_types(full)
+                    X = read_back(path, types)
                     base = dict(network=name, p=len(names), n=n, mechanism=mechanism)
                     base.update(rate=rate, missing=float(X.isna().to_numpy().mean()), seed=seed)
                     results = {}
-                    for label, make in SKBN.items():
+                    for label, make in learners.items():
                         est = make(seed)
                         start = time.perf_counter()
                         est.fit(X)
@@ -192,7 +227,7 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple
                     failed = {}
                     if has_r:
                         try:
-                            seconds, graph, version = run_bnlearn(path, names)
+                            seconds, graph, version = run_bnlearn(path, names, types)
                             results[BNLEARN] = (seconds, graph)
                             version = f"bnlearn {version}"
                         except RuntimeError as exc:
@@ -210,24 +245,41 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None) -> tuple
                         )  # fmt: skip
                     print(name, seed, mechanism, rate, "done", flush=True)
                     if out is not None:  # keep what is done if the run is stopped
-                        frame(rows).to_csv(out, index=False)
-    return frame(rows), version
+                        frame(rows, mixed).to_csv(out, index=False)
+    return frame(rows, mixed), version
 
 
-def frame(rows) -> pd.DataFrame:
+def frame(rows, mixed=False) -> pd.DataFrame:
     df = pd.DataFrame(rows, columns=COLUMNS)
     df["threads"] = numba.get_num_threads()
+    df["data"] = "mixed" if mixed else "discrete"
     return df
 
 
 def report(df: pd.DataFrame, version: str) -> str:
     n = int(df["n"].iloc[0])
     threads = int(df["threads"].iloc[0]) if "threads" in df else 2
+    mixed = "data" in df and df["data"].iloc[0] == "mixed"
+    command = (
+        "python examples/benchmarks/missing_data.py --mixed --out docs/missing_mixed.csv "
+        "--page docs/missing_mixed.md"
+        if mixed
+        else "python examples/benchmarks/missing_data.py --out docs/missing.csv --page "
+        "docs/missing.md"
+    )
     lines = [
-        "# Missing values: benchmark against bnlearn",
+        "# Missing values in mixed data: benchmark against bnlearn"
+        if mixed
+        else "# Missing values: benchmark against bnlearn",
         "",
-        "Command: `python examples/benchmarks/missing_data.py --out docs/missing.csv --page "
-        f"docs/missing.md`. n = {n} rows drawn from each bundled network with seeds "
+        f"Command: `{command}`. n = {n} rows drawn from each bundled network "
+        + (
+            "(its last 30% of nodes in a topological order made continuous, "
+            "`make_conditional_gaussian(network, 0.3, random_state=0)`) "
+            if mixed
+            else ""
+        )
+        + f"with seeds "
         f"{sorted(df['seed'].unique().tolist())}, then values removed completely at random "
         "(MCAR) or at random given a complete driver column (MAR; recipe in the script's "
         "docstring), written once to CSV, which every library reads. Means over the seeds, "
@@ -293,6 +345,9 @@ def main() -> None:
     parser.add_argument("--page", type=Path)
     parser.add_argument("--note", default="")
     parser.add_argument("--report", type=Path, help="rewrite the page from this CSV")
+    parser.add_argument(
+        "--mixed", action="store_true", help="make 30%% of the nodes continuous (CG data)"
+    )
     args = parser.parse_args()
     if args.report:
         df = pd.read_csv(args.report)
@@ -307,6 +362,7 @@ def main() -> None:
                 args.seeds,
                 Path(tmp),
                 args.out,
+                args.mixed,
             )
     if args.out:
         df.to_csv(args.out, index=False)
