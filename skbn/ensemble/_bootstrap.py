@@ -159,6 +159,8 @@ def bootstrap_edge_frequencies(
     ----------
     estimator : structure learner
     X : DataFrame or array-like
+        May hold missing values when ``estimator`` learns from them (see
+        :doc:`/missing_data`).
     n_resamples : int, default=200
     random_state : int, RandomState instance or None, default=None
     n_jobs : int, default=None
@@ -453,6 +455,9 @@ class BootstrapPosetLearner(BaseStructureLearner):
     bootstrap resamples and on column-permuted copies of them (a null in which every arc is
     spurious), and keeps the arcs found significantly more often on real than on null data,
     after multiple-testing correction over the poset's arcs.
+
+    Missing values in the data are allowed when ``estimator`` learns from them (HillClimb
+    with a penalised likelihood, for instance); each fit then uses them as that learner does.
 
     Parameters
     ----------
