@@ -60,7 +60,9 @@ class MultipleImputation(BaseStructureLearner):
         values and must return every value filled in. None means
         ``IterativeImputer(sample_posterior=True, max_iter=10)``.
     n_imputations : int, default=10
-        Completed copies (m in Rubin's notation).
+        Completed copies (m in Rubin's notation). On Gaussian CHILD and ALARM with 20% and
+        40% missing, 10 copies gained 0.04 to 0.11 of F1-adjacent over one, and 20 at most
+        0.025 more at twice the time (docs: missing values).
     threshold : float, default=0.5
         Fraction of the copies in which a pair must be adjacent to be kept.
     n_jobs : int, default=None
