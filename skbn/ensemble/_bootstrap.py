@@ -192,6 +192,7 @@ def bootstrap_edge_frequencies(
         n_jobs=n_jobs,
         verbose=verbose,
         desc="bootstrap",
+        allow_missing=True,
     )
     return edge_frequencies([o.adjacency for o in outcomes], names)
 
@@ -254,7 +255,10 @@ def bootstrap_arc_counts(
         jobs.append(
             FitJob(estimator, {"start_graph": chain}, train=rows, seed=rng.randint(_MAX_SEED))
         )
-    return _arc_sum(run_fits(jobs, data, n_jobs=n_jobs, verbose=verbose, desc="bootstrap phase 1"))
+    outcomes = run_fits(
+        jobs, data, n_jobs=n_jobs, verbose=verbose, desc="bootstrap phase 1", allow_missing=True
+    )
+    return _arc_sum(outcomes)
 
 
 def poset_from_counts(counts: np.ndarray, loop_removal: str = "confidence", random_state=None):
@@ -353,7 +357,9 @@ def permutation_arc_counts(
             permute = int(rng.randint(_MAX_SEED)) if null else None
             jobs.append(FitJob(estimator, params, train=rows, seed=seed, permute=permute))
             is_null.append(null)
-    outcomes = run_fits(jobs, data, n_jobs=n_jobs, verbose=verbose, desc="bootstrap phase 2")
+    outcomes = run_fits(
+        jobs, data, n_jobs=n_jobs, verbose=verbose, desc="bootstrap phase 2", allow_missing=True
+    )
     real = _arc_sum([o for o, null in zip(outcomes, is_null) if not null])
     null = _arc_sum([o for o, null in zip(outcomes, is_null) if null])
     return real, null

@@ -226,8 +226,9 @@ def permute_columns(X, seed: int):
 class _Data:
     """The data sets of one run, each checked once per data kind a learner asks for."""
 
-    def __init__(self, datasets) -> None:
+    def __init__(self, datasets, allow_missing: bool = False) -> None:
         self.raw = datasets
+        self.allow_missing = allow_missing
         self._checked: dict = {}
 
     def source(self, index: int, estimator):
@@ -241,9 +242,10 @@ class _Data:
                 return self._checked[key]
             return X
         kind = estimator._required_data_kind()
-        # learners that learn from missing values get them; for the others it is an error
+        # when the caller allows them, learners that learn from missing values get them; for
+        # the others (and for callers that score held-out rows) they are an error
         learns = getattr(final_learner(estimator), "_handles_missing", False)
-        missing = "allow" if learns else "error"
+        missing = "allow" if self.allow_missing and learns else "error"
         key = (index, kind, missing)
         if key not in self._checked:
             self._checked[key] = check_data(X, kind=kind, missing=missing)
@@ -335,6 +337,7 @@ def run_fits(
     n_jobs: int | None = None,
     verbose: int = 0,
     desc: str = "fits",
+    allow_missing: bool = False,
 ) -> list[FitOutcome]:
     """Run every job; return their outcomes in job order.
 
@@ -357,6 +360,9 @@ def run_fits(
         Above 0, a progress bar.
     desc : str, default="fits"
         The progress bar's label.
+    allow_missing : bool, default=False
+        Let missing values through to the learners that learn from them (the bootstraps do;
+        the searches, which score held-out rows, do not).
 
     Returns
     -------
@@ -365,7 +371,7 @@ def run_fits(
     if error_score != "raise" and not isinstance(error_score, Real):
         raise ValueError(f"error_score must be 'raise' or a number, got {error_score!r}.")
     datasets = X if isinstance(X, list) else [X]
-    data = _Data(datasets)
+    data = _Data(datasets, allow_missing)
     # check and encode each data set once, before any work and outside the workers
     tasks = [(job, data.source(job.data, job.estimator)) for job in jobs]
     if len(tasks) > 1 and effective_n_jobs(n_jobs) > 1:
