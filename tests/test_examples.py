@@ -279,3 +279,83 @@ def test_pef_reproduction_small(tmp_path):
         assert (int(p), float(adj), float(arrow), int(d)) == (
             row.p, round(row.f1_adjacency, 3), round(row.f1_arrowhead, 3), row.shd
         )  # fmt: skip
+
+
+def _load_script(name):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bootstrap_simulation_draws_noisy_or_tables_and_noise():
+    import numpy as np
+
+    script = _load_script("reproduce_bootstrap")
+    bn = script.random_network(15, 0.8, seed=3)
+    two_parents = [v for v, pa in bn.parents.items() if len(pa) == 2]
+    assert two_parents
+    for v in two_parents:
+        p1 = bn.cpts[v][..., 1]
+        # no leak: a child needs a parent that is 1; causes combine as a noisy-OR
+        assert p1[0, 0] == 0.0
+        assert 1 - p1[1, 1] == pytest.approx((1 - p1[1, 0]) * (1 - p1[0, 1]), abs=1e-12)
+    X = bn.sample(4000, random_state=0)
+    noisy = script.add_noise(X, 0.2, seed=1)
+    flipped = (noisy.to_numpy(int) != X.to_numpy(int)).mean()
+    # a value is replaced by a fair coin at rate 0.2, so it changes with probability 0.1
+    assert flipped == pytest.approx(0.1, abs=0.005)
+    assert np.array_equal(script.add_noise(X, 0.0, seed=1).to_numpy(int), X.to_numpy(int))
+
+
+def test_bootstrap_reproduction_small(tmp_path):
+    import pandas as pd
+
+    from skbn.ensemble import BootstrapPosetLearner
+    from skbn.learners import HillClimb
+    from skbn.scores import BIC
+
+    out = tmp_path / "bootstrap.md"
+    _run(
+        [
+            EXAMPLES / "reproduce_bootstrap.py", "--networks", "2", "--densities", "0.6",
+            "--samples", "150", "--noise", "0.2", "--alarm-seeds", "--resamples", "10",
+            "--readings", "arcs_per_node",
+            "--jobs", "1", "--out", out,
+        ],
+        tmp_path,
+    )  # fmt: skip
+    rows = pd.read_csv(out.with_suffix(".csv"))
+    assert len(rows) == 2 * 10
+    script = _load_script("reproduce_bootstrap")
+
+    def counted(truth, arcs):
+        true_arcs = set(truth.edges())
+        hits = sum(a in true_arcs for a in arcs)
+        return hits / len(arcs), hits / len(true_arcs)
+
+    for k in (0, 1):
+        bn, X = script.random_problem(0.6, 150, 0.2, k)
+        mine = rows[rows.network == k].set_index(["method", "start"])
+        g = HillClimb(BIC()).fit(X).graph_
+        ppv, tpr = counted(bn.graph, list(g.edges()))
+        assert mine.loc[("HC, no restart", "-"), "ppv"] == pytest.approx(ppv, abs=1e-12)
+        assert mine.loc[("HC, no restart", "-"), "tpr"] == pytest.approx(tpr, abs=1e-12)
+        est = BootstrapPosetLearner(
+            n_poset_resamples=10, n_test_resamples=10, start="empty", random_state=k
+        ).fit(X)
+        ppv, tpr = counted(bn.graph, list(est.graph_.edges()))
+        row = mine.loc[("confidence poset, FDR", "empty")]
+        assert (row.ppv, row.tpr) == (pytest.approx(ppv, abs=1e-12), pytest.approx(tpr))
+    # the page's differences against HC are the CSV's, paired by data set
+    part = "random, arcs per node"
+    page = {(c[0], c[1], c[2]): c for c in _table_rows(out.read_text(), 8) if c[0] == part}
+    for start in ("empty", "random_chain"):
+        boot = rows[rows.start == start]
+        hc = rows[rows.method == "HC, no restart"].set_index("network")
+        dtpr = (boot.tpr.to_numpy() - hc.loc[boot.network, "tpr"].to_numpy()).mean()
+        cells = page[(part, "0.2", start.replace("_", " "))]
+        assert float(cells[6]) == pytest.approx(dtpr, abs=5e-4)
+        assert int(cells[3]) == len(boot)

@@ -202,23 +202,24 @@ def bootstrap_arc_counts(
     X,
     n_resamples: int = 100,
     *,
-    start: str = "random_chain",
+    start: str = "empty",
     random_state=None,
     n_jobs=None,
     verbose: int = 0,
 ) -> np.ndarray:
     """Phase 1 of Caravagna & Ramazzotti: how often each arc appears over bootstrap fits.
 
-    Each resample draws ``n`` rows with replacement, a start graph (a chain through a random
-    permutation of the nodes, the authors' code, or the empty graph) and a seed for the
-    learner, in that order from ``random_state``.
+    Each resample draws ``n`` rows with replacement, a permutation of the nodes (the start
+    graph is a chain through it with ``start="random_chain"``, the authors' code, and the
+    empty graph otherwise, as the paper describes) and a seed for the learner, in that order
+    from ``random_state``.
 
     Parameters
     ----------
     estimator : learner with ``start_graph``
     X : DataFrame, array or checked data
     n_resamples : int, default=100
-    start : {"random_chain", "empty"}, default="random_chain"
+    start : {"empty", "random_chain"}, default="empty"
     random_state : int, RandomState instance or None, default=None
         A RandomState instance is drawn from (so several phases can share one stream).
     n_jobs : int, default=None
@@ -454,9 +455,10 @@ class BootstrapPosetLearner(BaseStructureLearner):
     """Structure learning via the bootstrap and a partial order (Caravagna & Ramazzotti).
 
     Phase 1 fits ``estimator`` on ``n_poset_resamples`` bootstrap resamples (each search
-    starting from a random chain), counts how often each arc appears, and makes the counts
-    acyclic: the *confidence* poset drops, lowest count first, every arc that closes a cycle;
-    the *agony* poset first keeps only arcs that do not point down a minimum-agony hierarchy.
+    starting from the empty graph, or from a random chain), counts how often each arc
+    appears, and makes the counts acyclic: the *confidence* poset drops, lowest count first,
+    every arc that closes a cycle; the *agony* poset first keeps only arcs that do not point
+    down a minimum-agony hierarchy.
     Phase 2 fits the estimator, restricted to the poset's arcs, on ``n_test_resamples``
     bootstrap resamples and on column-permuted copies of them (a null in which every arc is
     spurious), and keeps the arcs found significantly more often on real than on null data,
@@ -481,9 +483,14 @@ class BootstrapPosetLearner(BaseStructureLearner):
     correction : {"fdr_bh", "holm"} or None, default="fdr_bh"
     poset : DiGraph, array or None, default=None
         A user-given partial order (e.g. a Suppes poset) instead of phase 1.
-    start : {"random_chain", "empty"}, default="random_chain"
-        Start of each phase-1 search: a chain through a random permutation of the nodes (the
-        authors' code), or the empty graph.
+    start : {"empty", "random_chain"}, default="empty"
+        Start of each phase-1 search: the empty graph (the paper's text), or a chain through
+        a random permutation of the nodes (the authors' code). The empty start is the
+        default, measured in the reproduction of the paper's experiment: on ALARM over five
+        data seeds at m = 100, 1,000 and 10,000 it raised PPV and TPR by 0.04 each on average
+        (at m = 10,000 the confidence poset went from 0.45 to 0.61 and from 0.53 to 0.70);
+        on random binary networks the two starts were within 0.035 of each other in PPV and
+        TPR, the empty start ahead in TPR in every group (see the bootstrap experiment page).
     n_jobs : int, default=None
     random_state : int, RandomState instance or None, default=None
     verbose : int, default=0
@@ -539,7 +546,7 @@ class BootstrapPosetLearner(BaseStructureLearner):
         alpha: float = 0.01,
         correction="fdr_bh",
         poset=None,
-        start: str = "random_chain",
+        start: str = "empty",
         n_jobs=None,
         random_state=None,
         verbose: int = 0,

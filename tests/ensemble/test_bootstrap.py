@@ -41,12 +41,22 @@ def test_true_dag_is_recovered_from_its_transitive_closure():
     assert set(est.graph_.edges()) == set(bn.graph.edges())
 
 
-def test_empty_start_is_accepted_and_changes_nothing_else(asia):
+def test_the_default_start_is_the_empty_graph_and_the_chain_is_accepted(asia):
     _, X = asia
-    est = BootstrapPosetLearner(
-        n_poset_resamples=5, n_test_resamples=5, start="empty", random_state=0
-    ).fit(X)
-    assert is_dag(est.graph_)
+    fits = {
+        start: BootstrapPosetLearner(
+            n_poset_resamples=5, n_test_resamples=5, random_state=0, **kwargs
+        ).fit(X)
+        for start, kwargs in [
+            ("default", {}),
+            ("empty", {"start": "empty"}),
+            ("random_chain", {"start": "random_chain"}),
+        ]
+    }
+    default, empty = fits["default"], fits["empty"]
+    assert default.consensus_.equals(empty.consensus_)
+    assert set(default.graph_.edges()) == set(empty.graph_.edges())
+    assert is_dag(fits["random_chain"].graph_)
     with pytest.raises(ValueError, match="start"):
         BootstrapPosetLearner(start="chain").fit(X)
 
