@@ -250,6 +250,18 @@ def _member_text(name, params) -> str:
     return f"PC-Stable alpha {params['alpha']:.4g}, depth {params['max_cond_size']}"
 
 
+def members_table(members, auto) -> list[str]:
+    """The learned members with their training gains, and the training quality Q."""
+    lines = ["| member | configuration | training gain |", "|---|---|---:|"]
+    for (name, params), gain in zip(members, auto.gains_):
+        lines.append(f"| {name} | {_member_text(name, params)} | {gain:.4f} |")
+    return lines + [
+        "",
+        f"Training quality Q (mean of the best member's F1-adjacent + F1-arrowhead): "
+        f"{auto.quality_:.3f} of 2.",
+    ]
+
+
 def write_report(out, args, auto, members, learn_seconds, frame, large, peak) -> None:
     cmd = "python examples/reproduce_autosle.py" + (" --quick" if args.quick else "")
     lines = [
@@ -270,15 +282,7 @@ def write_report(out, args, auto, members, learn_seconds, frame, large, peak) ->
         "machine (the paper: 100 problems up to 1,000 variables, SMAC for 12 h per step, "
         "about 48 h).",
         "",
-        "| member | configuration | training gain |",
-        "|---|---|---:|",
-    ]
-    for (name, params), gain in zip(members, auto.gains_):
-        lines.append(f"| {name} | {_member_text(name, params)} | {gain:.4f} |")
-    lines += [
-        "",
-        f"Training quality Q (mean of the best member's F1-adjacent + F1-arrowhead): "
-        f"{auto.quality_:.3f} of 2.",
+        *members_table(members, auto),
         "",
         "The paper's learned ensemble (Table II) is four FGES configurations without the "
         "faithfulness assumption: (penalty discount, max degree) = (5.87, 185), (20.6, 17), "

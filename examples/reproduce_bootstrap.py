@@ -317,6 +317,19 @@ def part_of(settings: pd.Series) -> pd.Series:
     return out
 
 
+def with_signs(diff: pd.DataFrame) -> pd.DataFrame:
+    """Add part, noise and, per metric, whether the paired difference is up or down."""
+    diff = diff.assign(
+        part=part_of(diff["setting"]),
+        noise=diff["setting"].str.extract(r"noise ([0-9.]+)")[0].fillna("-"),
+    )
+    for col in ("ppv", "tpr"):
+        d = diff[f"d{col}"]
+        diff[f"{col}_up"] = (d > 0).astype(float).where(d.notna())
+        diff[f"{col}_down"] = (d < 0).astype(float).where(d.notna())
+    return diff
+
+
 def gap_table(frame: pd.DataFrame) -> pd.DataFrame:
     """Per setting: mean over data sets of (bootstrap method - HC without restart)."""
     hc = frame.loc[frame["method"] == HC_METHODS[0], ["setting", "network", "ppv", "tpr"]]
@@ -340,12 +353,7 @@ def start_table(frame: pd.DataFrame) -> pd.DataFrame:
             "dtpr": wide[("tpr", "empty")] - wide[("tpr", "random_chain")],
         }
     ).reset_index()
-    diff["part"] = part_of(diff["setting"])
-    diff["noise"] = diff["setting"].str.extract(r"noise ([0-9.]+)")[0].fillna("-")
-    for col in ("ppv", "tpr"):
-        d = diff[f"d{col}"]
-        diff[f"{col}_up"] = (d > 0).astype(float).where(d.notna())
-        diff[f"{col}_down"] = (d < 0).astype(float).where(d.notna())
+    diff = with_signs(diff)
     grouped = diff.groupby(["part", "noise"])
     table = grouped[["dppv", "dtpr", "ppv_up", "ppv_down", "tpr_up", "tpr_down"]].mean()
     table["runs"] = grouped.size()
@@ -389,13 +397,7 @@ def write_page(frame: pd.DataFrame, out: Path, args, minutes, command: str) -> N
     figure = out.with_name("bootstrap_ppv_tpr.png")
     fig.savefig(figure, dpi=100)
 
-    gaps = gap_table(frame)
-    gaps["part"] = part_of(gaps["setting"])
-    gaps["noise"] = gaps["setting"].str.extract(r"noise ([0-9.]+)")[0].fillna("-")
-    for col in ("ppv", "tpr"):
-        d = gaps[f"d{col}"]
-        gaps[f"{col}_up"] = (d > 0).astype(float).where(d.notna())
-        gaps[f"{col}_down"] = (d < 0).astype(float).where(d.notna())
+    gaps = with_signs(gap_table(frame))
     grouped = gaps.groupby(["part", "noise", "start"])
     by_start = grouped[["dppv", "dtpr", "ppv_up", "ppv_down", "tpr_up", "tpr_down"]].mean()
     by_start["runs"] = grouped.size()

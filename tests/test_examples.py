@@ -281,13 +281,17 @@ def test_pef_reproduction_small(tmp_path):
         )  # fmt: skip
 
 
-def _load_script(name):
+def _load_script_at(path):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _load_script(name):
+    return _load_script_at(EXAMPLES / f"{name}.py")
 
 
 def test_bootstrap_simulation_draws_noisy_or_tables_and_noise():
@@ -359,3 +363,23 @@ def test_bootstrap_reproduction_small(tmp_path):
         cells = page[(part, "0.2", start.replace("_", " "))]
         assert float(cells[6]) == pytest.approx(dtpr, abs=5e-4)
         assert int(cells[3]) == len(boot)
+
+
+def test_autosle_training_rebuilds_the_saved_members_and_refuses_test_networks(tmp_path):
+    import json
+
+    script = _load_script_at(EXAMPLES / "benchmarks" / "autosle_training.py")
+    saved = json.loads((ROOT / "docs" / "autosle.json").read_text(encoding="utf-8"))["members"]
+    for name, params in saved:
+        rebuilt = script.member(name, params).get_params()
+        for key in ("penalty_discount", "max_degree", "faithfulness", "alpha", "max_cond_size"):
+            if key in params:
+                assert str(rebuilt[key]) == params[key]
+    assert not set(script.DISJOINT) & set(script.TRAINING_NETWORKS)
+    result = subprocess.run(
+        [sys.executable, EXAMPLES / "benchmarks" / "autosle_training.py",
+         "--train-networks", "sachs", "alarm", "--out", tmp_path / "x.md"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode != 0 and "['alarm']" in result.stderr
+    assert not (tmp_path / "x.csv").exists()
