@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -37,6 +38,9 @@ from skbn.ensemble import (
 )
 from skbn.learners import FGES, PCStable
 from skbn.metrics import structure_report
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from reproduce_autosle import members_table  # noqa: E402  (the reproduction's page layout)
 
 #: The bundled networks that are not test networks of the paper's Table V.
 DISJOINT = tuple(n for n in list_networks() if n not in TRAINING_NETWORKS)
@@ -62,15 +66,6 @@ def member(name: str, params: dict):
             faithfulness=params["faithfulness"] == "True",
         )
     return PCStable(alpha=float(params["alpha"]), max_cond_size=int(params["max_cond_size"]))
-
-
-def member_text(name: str, params: dict) -> str:
-    if name.startswith("fges"):
-        return (
-            f"FGES penalty discount {float(params['penalty_discount']):.4g}, max degree "
-            f"{params['max_degree']}, faithfulness {params['faithfulness']}"
-        )
-    return f"PC-Stable alpha {float(params['alpha']):.4g}, depth {params['max_cond_size']}"
 
 
 def main() -> None:
@@ -185,22 +180,14 @@ def write_page(args, both, members, auto, learn_seconds, sizes) -> None:
         f"{args.ensemble_size}. The trials took {learn_seconds / 60:.1f} min on this 2-core "
         "machine (the paper: 100 problems of 5 to 1,000 variables, SMAC for 12 h per step).",
         "",
-        "| member | configuration | training gain |",
-        "|---|---|---:|",
-    ]
-    for (name, params), gain in zip(members, auto.gains_):
-        lines.append(f"| {name} | {member_text(name, params)} | {gain:.4f} |")
-    lines += [
-        "",
-        f"Training quality Q (mean of the best member's F1-adjacent + F1-arrowhead): "
-        f"{auto.quality_:.3f} of 2.",
+        *members_table(members, auto),
         "",
         "## Table V setting",
         "",
         f"The test networks ({', '.join(args.test_networks)}), ~1,000-variable block "
         f"problems, {args.seeds} per network, "
         "inside `PEFLearner`. P/SLE(overlapping) is the ensemble of the [Auto-SLE "
-        "reproduction](../autosle.md) (40 training problems of at most 150 variables drawn "
+        "reproduction](autosle.md) (40 training problems of at most 150 variables drawn "
         f"from the test networks themselves; its members read from `{args.reference}`); "
         "P/SLE(paper) is the paper's learned ensemble (its Table II). All three ran in this "
         "run on the same problems.",
