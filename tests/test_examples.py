@@ -372,9 +372,20 @@ def test_autosle_training_rebuilds_the_saved_members_and_refuses_test_networks(t
     saved = json.loads((ROOT / "docs" / "autosle.json").read_text(encoding="utf-8"))["members"]
     for name, params in saved:
         rebuilt = script.member(name, params).get_params()
-        for key in ("penalty_discount", "max_degree", "faithfulness", "alpha", "max_cond_size"):
+        for key in (
+            "criterion", "penalty_discount", "max_degree", "faithfulness", "alpha",
+            "max_cond_size",
+        ):  # fmt: skip
             if key in params:
                 assert str(rebuilt[key]) == params[key]
+    # the EBIC columns: FGES members on the default score, everything else as it was
+    paper = script.StructureLearningEnsemble.from_paper()
+    swapped = script.with_default_score(paper)
+    for before, after in zip(paper.estimators, swapped.estimators):
+        assert before.criterion == "bic" and after.criterion is None
+        assert after.penalty_discount == before.penalty_discount
+        assert after.max_degree == before.max_degree
+    assert repr(swapped.selection_score) == repr(paper.selection_score)  # still BIC
     assert not set(script.DISJOINT) & set(script.TRAINING_NETWORKS)
     result = subprocess.run(
         [sys.executable, EXAMPLES / "benchmarks" / "autosle_training.py",

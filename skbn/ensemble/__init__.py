@@ -15,6 +15,7 @@ from skbn.ensemble._autosle import (
     default_search_space,
     ensemble_quality,
     members_from_study,
+    selected_qualities,
 )
 from skbn.ensemble._bootstrap import (
     BootstrapPosetLearner,
@@ -44,6 +45,7 @@ __all__ = [
     "edge_frequencies",
     "edge_pvalues",
     "members_from_study",
+    "selected_qualities",
     "permutation_arc_counts",
     "poset_from_counts",
     "default_search_space",

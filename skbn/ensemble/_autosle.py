@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import time
+import warnings
 from numbers import Integral, Real
 
 import networkx as nx
@@ -26,16 +27,22 @@ from skbn import metrics
 from skbn.base import BaseStructureLearner
 from skbn.data import check_data
 from skbn.datasets._problems import make_training_problems
-from skbn.ensemble._sle import StructureLearningEnsemble
+from skbn.ensemble._sle import FallbackSelectedWarning, StructureLearningEnsemble, select_output
 from skbn.ensemble._slots import SlotRunner, open_storage, quiet_optuna
 from skbn.graph._convert import as_adjacency, from_adjacency, to_adjacency
 from skbn.learners import BOSS, FGES, PCStable
 from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import Score
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
-from skbn.utils._param_validation import Interval
+from skbn.utils._param_validation import Interval, StrOptions
 
-__all__ = ["AutoSLEEnsemble", "default_search_space", "ensemble_quality", "members_from_study"]
+__all__ = [
+    "AutoSLEEnsemble",
+    "default_search_space",
+    "ensemble_quality",
+    "members_from_study",
+    "selected_qualities",
+]
 
 _LEARNER = "learner"
 _QUALITIES = {
@@ -118,6 +125,43 @@ def ensemble_quality(per_member: np.ndarray) -> float:
     if per_member.size == 0:
         return 0.0
     return float(np.mean(per_member.max(axis=0)))
+
+
+def selected_qualities(qualities, scores, extendable) -> np.ndarray:
+    """Per problem, the quality of the member the ensemble's selection would return.
+
+    The rule :class:`StructureLearningEnsemble` applies on new data: among the members
+    whose output has a consistent DAG extension (all of them if none has), the highest
+    selection score wins, ties to the earlier member.
+
+    Parameters
+    ----------
+    qualities, scores : array-like of shape (n_members, n_problems)
+        Each member's quality and selection score on each problem.
+    extendable : array-like of bool, shape (n_members, n_problems)
+
+    Returns
+    -------
+    ndarray of shape (n_problems,)
+        Zeros for the empty ensemble.
+
+    Examples
+    --------
+    >>> q = [[0.9, 0.2], [0.5, 0.8]]
+    >>> s = [[-10.0, -5.0], [-12.0, -1.0]]
+    >>> selected_qualities(q, s, [[True, True], [True, True]]).tolist()
+    [0.9, 0.8]
+    >>> selected_qualities(q, s, [[False, True], [True, True]]).tolist()
+    [0.5, 0.8]
+    """
+    q = np.asarray(qualities, dtype=float)
+    if q.size == 0:
+        return np.zeros(q.shape[1] if q.ndim == 2 else 0)
+    s = np.asarray(scores, dtype=float)
+    ext = np.asarray(extendable, dtype=bool)
+    pool = ext | ~ext.any(axis=0, keepdims=True)
+    best = np.argmax(np.where(pool, s, -np.inf), axis=0)
+    return q[best, np.arange(q.shape[1])]
 
 
 def _check_search_space(space) -> dict:
@@ -226,7 +270,7 @@ def _check_problems(problems) -> list:
     return checked
 
 
-def _fingerprint(problems, space, quality, seed, batch_size) -> str:
+def _fingerprint(problems, space, quality, seed, batch_size, credit="best", selection=None) -> str:
     h = hashlib.sha256()
     for X, truth in problems:
         h.update(json.dumps([str(c) for c in X.columns]).encode())
@@ -237,24 +281,39 @@ def _fingerprint(problems, space, quality, seed, batch_size) -> str:
     for name, (learner, dists) in space.items():
         h.update(repr((name, learner, sorted((k, repr(v)) for k, v in dists.items()))).encode())
     h.update(repr((getattr(quality, "__name__", quality), seed, batch_size)).encode())
+    if credit != "best":  # studies made before ``credit`` existed keep their fingerprint
+        h.update(repr((credit, selection)).encode())
     return h.hexdigest()
 
 
-def _qualities(estimator, problems, quality, n_jobs) -> np.ndarray:
-    """The quality of ``estimator``'s output on every training problem (one engine run)."""
+def _qualities(estimator, problems, quality, n_jobs, selection=False, selection_score=None):
+    """The quality of ``estimator``'s output on every training problem (one engine run).
+
+    With ``selection``, also each output's selection score and whether it has a consistent
+    extension (as :func:`~skbn.ensemble._sle.select_output` computes them on new data).
+    """
     outcomes = run_fits(
         [FitJob(estimator, data=k) for k in range(len(problems))],
         [data for data, _ in problems],
         n_jobs=n_jobs,
         desc="training problems",
     )
-    values = []
+    values, scores, extendable = [], [], []
     for (data, truth), o in zip(problems, outcomes):
         value = float(quality(truth, from_adjacency(o.adjacency, list(data.names), kind=o.kind)))
         if not np.isfinite(value) or value < 0:
             raise ValueError(f"The quality measure must return a finite value >= 0, got {value}.")
         values.append(value)
-    return np.asarray(values, dtype=float)
+        if selection:
+            with warnings.catch_warnings():  # one output alone: its fallback warning says nothing
+                warnings.simplefilter("ignore", FallbackSelectedWarning)
+                score, ext, _ = select_output(data, selection_score, [o.adjacency], ["member"])
+            scores.append(float(score[0]))
+            extendable.append(bool(ext[0]))
+    values = np.asarray(values, dtype=float)
+    if not selection:
+        return values
+    return values, np.asarray(scores, dtype=float), np.asarray(extendable, dtype=bool)
 
 
 def _best_of_step(done: dict):
@@ -263,7 +322,9 @@ def _best_of_step(done: dict):
     return done[slot]
 
 
-def members_from_study(study, search_space=None, n_steps: int | None = None) -> dict:
+def members_from_study(
+    study, search_space=None, n_steps: int | None = None, credit: str = "best"
+) -> dict:
     """The members a finished (or interrupted) Auto-SLE study chose, read from its trials.
 
     The selection phase on its own: for each greedy step recorded in ``study`` the trial
@@ -279,6 +340,8 @@ def members_from_study(study, search_space=None, n_steps: int | None = None) -> 
         The study's search space; None means :func:`default_search_space`.
     n_steps : int, default=None
         Read at most this many steps.
+    credit : {"best", "selected"}, default="best"
+        The ``credit`` the study was run with; it decides how ``quality`` is computed.
 
     Returns
     -------
@@ -301,7 +364,9 @@ def members_from_study(study, search_space=None, n_steps: int | None = None) -> 
     from skbn.ensemble._slots import SlotRunner
 
     space = default_search_space() if search_space is None else search_space
-    members, gains, rows = [], [], []
+    if credit not in ("best", "selected"):
+        raise ValueError(f"credit must be 'best' or 'selected', got {credit!r}.")
+    members, gains, rows, scores, extendable = [], [], [], [], []
     step = 0
     while n_steps is None or step < n_steps:
         done = SlotRunner.completed_in(study, step)
@@ -316,14 +381,16 @@ def members_from_study(study, search_space=None, n_steps: int | None = None) -> 
         )
         gains.append(float(trial.value))
         rows.append(np.asarray(trial.user_attrs["quality"], dtype=float))
+        if credit == "selected":
+            scores.append(trial.user_attrs["selection_score"])
+            extendable.append(trial.user_attrs["extendable"])
         step += 1
     table = np.vstack(rows) if rows else np.zeros((0, 0))
-    return {
-        "members": members,
-        "gains": gains,
-        "member_qualities": table,
-        "quality": ensemble_quality(table),
-    }
+    if credit == "selected" and rows:
+        quality = float(np.mean(selected_qualities(table, scores, extendable)))
+    else:
+        quality = ensemble_quality(table)
+    return {"members": members, "gains": gains, "member_qualities": table, "quality": quality}
 
 
 class AutoSLEEnsemble(BaseStructureLearner):
@@ -360,6 +427,16 @@ class AutoSLEEnsemble(BaseStructureLearner):
     selection_score : str, Score or None, default=None
         Picks the member output on new data, by family name or as an object; None means
         ``"bic"`` (GaussianBIC on continuous data, BIC on discrete data).
+    credit : {"best", "selected"}, default="best"
+        Which member's quality ``Q`` credits on each training problem. ``"best"`` is the
+        paper's: the best member's, as if the truth picked the output. ``"selected"`` (our
+        extension) credits the member that ``selection_score`` picks, as the ensemble does on
+        new data (:func:`selected_qualities`), so a member that wins the selection without
+        being accurate costs what it costs at test time. The paper's ``Q`` never penalises
+        such a member: with BIC selection, an FGES member with a small penalty discount
+        tends to win every selection, and the learned ensemble then behaves like that member
+        alone (see the Auto-SLE method page). With ``"selected"`` a gain can be negative and
+        ``Q`` is no longer submodular, so the paper's approximation bound does not apply.
     sampler : optuna sampler, callable or None, default=None
         None: TPE seeded per trial from ``random_state``. A callable ``seed -> sampler`` is
         called the same way (e.g. ``lambda s: optuna.samplers.TPESampler(seed=s,
@@ -398,9 +475,12 @@ class AutoSLEEnsemble(BaseStructureLearner):
     gains_ : list of float
         Training-set gain of each member when it was added.
     quality_ : float
-        ``Q`` of the learned ensemble on the training problems.
+        ``Q`` of the learned ensemble on the training problems (under ``credit``).
     member_qualities_ : ndarray of shape (n_members, n_problems)
         Each member's quality on each training problem.
+    member_selection_scores_ : ndarray of shape (n_members, n_problems)
+        With ``credit="selected"``: each member's selection score on each training problem
+        (``member_extendable_`` says whether its output had a consistent extension).
     study_ : optuna.Study
         Every trial of every step (user attributes ``skbn:step`` and ``skbn:slot``).
     ensemble_ : StructureLearningEnsemble
@@ -454,6 +534,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
         "problems": [list, tuple, Interval(Integral, 1, None, closed="left"), None],
         "quality": [str, callable],
         "selection_score": [Score, str, None],
+        "credit": [StrOptions({"best", "selected"})],
         "sampler": [optuna.samplers.BaseSampler, callable, None],
         "storage": [str, optuna.storages.BaseStorage, None],
         "study_name": [str, None],
@@ -474,6 +555,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
         problems=None,
         quality="f1_adjacency+f1_arrowhead",
         selection_score: Score | str | None = None,
+        credit: str = "best",
         sampler=None,
         storage=None,
         study_name: str | None = None,
@@ -490,6 +572,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
         self.problems = problems
         self.quality = quality
         self.selection_score = selection_score
+        self.credit = credit
         self.sampler = sampler
         self.storage = storage
         self.study_name = study_name
@@ -541,7 +624,11 @@ class AutoSLEEnsemble(BaseStructureLearner):
             self._log(f"generating {n} training problems")
             problems = make_training_problems(n, random_state=seed)
         problems = _check_problems(problems)
-        fingerprint = _fingerprint(problems, space, self.quality, seed, self.batch_size)
+        selected = self.credit == "selected"
+        fingerprint = _fingerprint(
+            problems, space, self.quality, seed, self.batch_size, self.credit,
+            repr(self.selection_score),
+        )  # fmt: skip
         # each training problem is checked and encoded once for all trials
         checked = [(check_data(X), truth) for X, truth in problems]
         name = self.study_name or f"autosle-{fingerprint[:16]}"
@@ -559,19 +646,31 @@ class AutoSLEEnsemble(BaseStructureLearner):
                 "delete that study (optuna.delete_study)."
             )
 
-        def evaluate_config(params, best_so_far):
+        def evaluate_config(params, best_so_far, chosen):
             learner_name, config = _config_from_params(params, space)
             estimator = clone(space[learner_name][0]).set_params(**config)
-            q = _qualities(estimator, checked, quality, self.n_jobs)
-            gain = float(np.mean(np.maximum(best_so_far, q)) - np.mean(best_so_far))
-            return gain, {"quality": q.tolist(), "learner_name": learner_name}
+            if not selected:
+                q = _qualities(estimator, checked, quality, self.n_jobs)
+                gain = float(np.mean(np.maximum(best_so_far, q)) - np.mean(best_so_far))
+                return gain, {"quality": q.tolist(), "learner_name": learner_name}
+            q, sc, ext = _qualities(
+                estimator, checked, quality, self.n_jobs, True, self.selection_score
+            )
+            qs, scs, exts = chosen
+            after = selected_qualities([*qs, q], [*scs, sc], [*exts, ext])
+            gain = float(np.mean(after) - np.mean(best_so_far))
+            attrs = {"quality": q.tolist(), "learner_name": learner_name}
+            return gain, {**attrs, "selection_score": sc.tolist(), "extendable": ext.tolist()}
 
+        # per problem: the quality the ensemble so far is credited with (under ``credit``)
         best = np.zeros(len(problems))
+        member_s, member_e = [], []
         runner = None
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
         members, gains, member_q = [], [], []
         for step in range(self.ensemble_size):
             base = best.copy()
+            chosen = (list(member_q), list(member_s), list(member_e))
             bar = None
             if self.verbose == 1:
                 from tqdm.auto import tqdm
@@ -582,7 +681,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
                 study,
                 storage,
                 lambda trial: _suggest(trial, space),
-                lambda params, base=base: evaluate_config(params, base),
+                lambda params, base=base, chosen=chosen: evaluate_config(params, base, chosen),
                 self._make_sampler(),
                 seed=seed,
                 batch_size=self.batch_size,
@@ -607,7 +706,12 @@ class AutoSLEEnsemble(BaseStructureLearner):
             members.append((f"{learner_name}-{step}", estimator))
             gains.append(float(trial.value))
             member_q.append(q)
-            best = np.maximum(best, q)
+            if selected:
+                member_s.append(np.asarray(trial.user_attrs["selection_score"], dtype=float))
+                member_e.append(np.asarray(trial.user_attrs["extendable"], dtype=bool))
+                best = selected_qualities(member_q, member_s, member_e)
+            else:
+                best = np.maximum(best, q)
             self._log(f"step {step}: added {learner_name} {config} (gain {trial.value:.4f})")
         if not members:
             raise RuntimeError(
@@ -617,7 +721,12 @@ class AutoSLEEnsemble(BaseStructureLearner):
         self.members_ = members
         self.gains_ = gains
         self.member_qualities_ = np.vstack(member_q)
-        self.quality_ = ensemble_quality(self.member_qualities_)
+        if selected:
+            self.member_selection_scores_ = np.vstack(member_s)
+            self.member_extendable_ = np.vstack(member_e)
+            self.quality_ = float(np.mean(best))
+        else:
+            self.quality_ = ensemble_quality(self.member_qualities_)
         self.study_ = study
         return self
 

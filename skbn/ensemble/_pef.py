@@ -313,6 +313,9 @@ class PEFLearner(BaseStructureLearner):
     clusters_ : list of list of str
     subgraphs_ : list of networkx.DiGraph
         The DAG learned on each cluster.
+    selected_members_ : list of str or None
+        With a :class:`StructureLearningEnsemble` as ``estimator``: the name of the member
+        whose output each cluster kept (in the order of ``clusters_``); None otherwise.
     graph_ : networkx.DiGraph
         The fused DAG over all variables.
     n_cross_arcs_ : int
@@ -409,15 +412,17 @@ class PEFLearner(BaseStructureLearner):
             corr.p, corr.kept_rows, corr.kept_cols, corr.weights, self.min_cluster_fraction
         )
 
-    def _estimate(self, data, clusters) -> list:
+    def _estimate(self, data, clusters) -> tuple[list, list | None]:
+        """Each cluster's DAG, and for an ensemble the name of the member each one kept."""
         estimator = FGES() if self.estimator is None else self.estimator
         if self.random_state is None:
             seeds = [None] * len(clusters)
         else:
             rng = check_random_state(self.random_state)
             seeds = rng.randint(np.iinfo(np.int32).max, size=len(clusters)).tolist()
+        picked = None
         if isinstance(estimator, StructureLearningEnsemble):
-            adjacencies = self._estimate_ensemble(data, clusters, estimator, seeds)
+            adjacencies, picked = self._estimate_ensemble(data, clusters, estimator, seeds)
         else:
             outcomes = run_fits(
                 [FitJob(estimator, columns=cols, seed=seed) for cols, seed in zip(clusters, seeds)],
@@ -428,9 +433,9 @@ class PEFLearner(BaseStructureLearner):
             )
             adjacencies = [o.adjacency for o in outcomes]
         # a PDAG without extension falls back to its arcs plus topologically oriented edges
-        return [extension_or_fallback(A)[0].astype(bool) for A in adjacencies]
+        return [extension_or_fallback(A)[0].astype(bool) for A in adjacencies], picked
 
-    def _estimate_ensemble(self, data, clusters, ensemble, seeds) -> list:
+    def _estimate_ensemble(self, data, clusters, ensemble, seeds) -> tuple[list, list]:
         """Each cluster's ensemble output, with (cluster, member) pairs as the work units.
 
         One unit per cluster would leave workers idle while the slowest member of the
@@ -448,14 +453,15 @@ class PEFLearner(BaseStructureLearner):
             jobs, data, n_jobs=self.n_jobs, verbose=self.verbose, desc="PEF clusters x members"
         )
         names = [name for name, _ in members]
-        chosen = []
+        chosen, picked = [], []
         for k, cols in enumerate(clusters):
             adjacencies = [o.adjacency for o in outcomes[k * m : (k + 1) * m]]
             _, _, best = select_output(
                 data.take(columns=cols), ensemble.selection_score, adjacencies, names
             )
             chosen.append(adjacencies[best])
-        return chosen
+            picked.append(names[best])
+        return chosen, picked
 
     def _fuse_clusters(self, corr: _Correlations, clusters, dags):
         """The fused DAG (``int8``; sparse CSR on the sparse route) and the cross arcs kept."""
@@ -513,7 +519,7 @@ class PEFLearner(BaseStructureLearner):
         index = _cluster_indices(data.names, clusters)
         return [
             from_adjacency(dag, [data.names[j] for j in cols], kind="dag")
-            for cols, dag in zip(index, self._estimate(data, index))
+            for cols, dag in zip(index, self._estimate(data, index)[0])
         ]
 
     def fuse(self, X, clusters, subgraphs):
@@ -554,7 +560,7 @@ class PEFLearner(BaseStructureLearner):
         corr.weights = None  # only the partition needs them
         times["partition"] = time.perf_counter() - start
         start = time.perf_counter()
-        dags = self._estimate(data, clusters)
+        dags, picked = self._estimate(data, clusters)
         times["estimation"] = time.perf_counter() - start
         start = time.perf_counter()
         G, n_added = self._fuse_clusters(corr, clusters, dags)
@@ -565,6 +571,7 @@ class PEFLearner(BaseStructureLearner):
             from_adjacency(dag, [names[j] for j in cols], kind="dag")
             for cols, dag in zip(clusters, dags)
         ]
+        self.selected_members_ = picked
         self.n_cross_arcs_ = n_added
         self.route_ = corr.route
         self.fit_times_ = times

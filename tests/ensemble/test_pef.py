@@ -362,11 +362,17 @@ def test_an_ensemble_inside_runs_as_cluster_member_units_with_the_same_result():
     pef = PEFLearner(ensemble, random_state=0).fit(X)
     assert len(pef.clusters_) > 1
     seeds = check_random_state(0).randint(np.iinfo(np.int32).max, size=len(pef.clusters_))
-    for cluster, subgraph, seed in zip(pef.clusters_, pef.subgraphs_, seeds):
+    assert len(pef.selected_members_) == len(pef.clusters_)
+    for cluster, subgraph, seed, picked in zip(
+        pef.clusters_, pef.subgraphs_, seeds, pef.selected_members_
+    ):
         own = _resampling.seeded_clone(ensemble, int(seed)).fit(X[cluster])
         expected = as_adjacency(own.graph_, cluster)[0]
         dag = _array.extension_or_fallback(expected)[0]
         assert np.array_equal(as_adjacency(subgraph, cluster)[0] != 0, dag != 0)
+        # the member named for the cluster is the one the ensemble fitted on it keeps
+        assert picked == own.member_names_[own.best_index_]
+    assert PEFLearner(FGES(), random_state=0).fit(X).selected_members_ is None
     # and the same for any n_jobs
     again = PEFLearner(ensemble, random_state=0, n_jobs=2).fit(X)
     assert sorted(again.graph_.edges) == sorted(pef.graph_.edges)
