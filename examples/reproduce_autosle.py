@@ -278,8 +278,8 @@ def members_table(members, auto) -> list[str]:
     )
     return lines + [
         "",
-        f"Training quality Q (mean of {credited}'s F1-adjacent + F1-arrowhead): "
-        f"{auto.quality_:.3f} of 2.",
+        f"Training quality Q (F1-adjacent + F1-arrowhead of {credited}, mean over the "
+        f"problems): {auto.quality_:.3f} of 2.",
     ]
 
 

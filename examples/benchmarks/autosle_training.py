@@ -231,15 +231,15 @@ def write_page(args, both, trained, sizes, order) -> None:
     ]
     for credit, (auto, members, seconds) in trained.items():
         what = (
-            "the paper's Q: each problem credits its best member, as if the truth picked the output"
+            "the paper's (each problem credits its best member, as if the truth picked the output)"
             if credit == "best"
-            else '`credit="selected"`, our extension: each problem credits the member '
-            "that Gaussian BIC selects, as the ensemble does on new data"
+            else '`credit="selected"`, our extension (each problem credits the member '
+            "that Gaussian BIC selects, as the ensemble does on new data)"
         )
         lines += [
-            f"### {COLUMN[credit]}: {what}",
+            f"### {COLUMN[credit]}",
             "",
-            f"The trials took {seconds / 60:.1f} min on this 2-core machine.",
+            f"Credit: {what}. The trials took {seconds / 60:.1f} min on this 2-core machine.",
             "",
             *members_table(members, auto),
             "",
