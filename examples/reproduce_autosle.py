@@ -179,11 +179,7 @@ def main() -> None:
         random_state=0,
         verbose=1,
     ).learn_members()
-    # the study may have been resumed from storage: count the time spent in its trials
-    learn_seconds = sum(
-        t.duration.total_seconds() for t in auto.study_.trials if t.duration is not None
-    )
-    members = [(name, est.get_params()) for name, est in auto.members_]
+    members, learn_seconds = study_summary(auto)
     print("members:", members, "gains:", auto.gains_, flush=True)
 
     # 2. compare inside PEF
@@ -255,6 +251,15 @@ def main() -> None:
     )
     write_report(out, args, auto, members, learn_seconds, pd.DataFrame(rows), large, peak)
     print(out.read_text())
+
+
+def study_summary(auto) -> tuple[list, float]:
+    """The learned members' parameters, and the seconds its study's trials took.
+
+    The study may have been resumed from storage, so the time is summed over its trials.
+    """
+    seconds = sum(t.duration.total_seconds() for t in auto.study_.trials if t.duration is not None)
+    return [(name, est.get_params()) for name, est in auto.members_], seconds
 
 
 def _member_text(name, params) -> str:

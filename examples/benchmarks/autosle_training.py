@@ -47,7 +47,7 @@ from skbn.learners import FGES, PCStable
 from skbn.metrics import structure_report
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from reproduce_autosle import members_table  # noqa: E402  (the reproduction's page layout)
+from reproduce_autosle import members_table, study_summary  # noqa: E402  (shared with it)
 
 #: The bundled networks that are not test networks of the paper's Table V.
 DISJOINT = tuple(n for n in list_networks() if n not in TRAINING_NETWORKS)
@@ -155,10 +155,7 @@ def main() -> None:
             random_state=0,
             verbose=1,
         ).learn_members()
-        seconds = sum(
-            t.duration.total_seconds() for t in auto.study_.trials if t.duration is not None
-        )
-        members = [(name, est.get_params()) for name, est in auto.members_]
+        members, seconds = study_summary(auto)
         print(credit, "members:", members, "gains:", auto.gains_, flush=True)
         trained[credit] = (auto, members, seconds)
 
