@@ -75,6 +75,10 @@ PAPER_TABLE_VI = {
 }
 
 
+#: What the JSON's ``large_from`` says when the large rows were computed by the run itself.
+THIS_RUN = "this run"
+
+
 def fges(pd_, md, faithful=False):
     return FGES("bic", penalty_discount=pd_, max_degree=md, faithfulness=faithful)
 
@@ -114,6 +118,8 @@ def evaluate(name, estimator, X, truth, jobs):
         f1_arrowhead=r["f1_arrowhead"],
         shd=r["shd"],
         seconds=seconds,
+        # with an ensemble inside, the member each cluster kept
+        kept=";".join(pef.selected_members_ or []),
     )
 
 
@@ -186,19 +192,15 @@ def main() -> None:
     rows = []
     compared = methods(auto.to_ensemble(), args.pc_depth_cap)
     if args.report_only:
-        earlier = pd.read_csv(out.with_suffix(".csv"))
-        rows = earlier[earlier["p"] < 5000].to_dict("records")
-        large = earlier[earlier["p"] >= 5000].to_dict("records")
-        saved = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
-        peak = saved.get("peak_resident_gb")
-        if saved.get("large_from", "this run") != "this run":
-            args.kept_from = saved["large_from"]
-        write_report(out, args, auto, members, learn_seconds, pd.DataFrame(rows), large, peak)
+        rows, large, saved = earlier_run(out)
+        write_report(
+            out, args, auto, members, learn_seconds, pd.DataFrame(rows), large,
+            saved.get("peak_resident_gb"), saved.get("large_from", THIS_RUN),
+        )  # fmt: skip
         print(out.read_text())
         return
     if args.large_only:
-        earlier = pd.read_csv(out.with_suffix(".csv"))
-        rows = earlier[earlier["p"] < 5000].to_dict("records")
+        rows = earlier_run(out)[0]
         networks = []
     for network in networks:
         for seed in range(args.seeds):
@@ -214,13 +216,10 @@ def main() -> None:
                     f"SHD {row['shd']} {row['seconds']:.1f} s",
                     flush=True,
                 )
-    large = []
+    large, large_from = [], THIS_RUN
     if args.keep_large:
-        earlier = pd.read_csv(out.with_suffix(".csv"))
-        large = earlier[earlier["p"] >= 5000].to_dict("records")
-        saved = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
-        args.kept_from = saved.get("large_from", "an earlier run")
-        kept_peak = saved.get("peak_resident_gb")
+        _, large, saved = earlier_run(out)
+        large_from = saved.get("large_from", "an earlier run")
     elif args.large:
         X, truth = make_problem("alarm", n_nodes=args.large, n_samples=1000, random_state=100)
         for name, est in compared.items():
@@ -229,9 +228,12 @@ def main() -> None:
             row = evaluate(name, est, X, truth, args.jobs)
             large.append(dict(network="alarm", p=X.shape[1], seed=0, **row))
             print(f"alarm p={X.shape[1]} {name} {row}", flush=True)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 / 1024
-    if args.keep_large:
-        peak = kept_peak  # the memory figure belongs to the run that made the large rows
+    # with --keep-large the memory figure belongs to the run that made the large rows
+    peak = (
+        saved.get("peak_resident_gb")
+        if args.keep_large
+        else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 / 1024
+    )
 
     frame = pd.DataFrame(rows + large)
     frame.to_csv(out.with_suffix(".csv"), index=False)
@@ -243,14 +245,24 @@ def main() -> None:
                 "training_quality": auto.quality_,
                 "learn_seconds": learn_seconds,
                 "peak_resident_gb": peak,
-                "large_from": getattr(args, "kept_from", None) or "this run",
+                "large_from": large_from,
             },
             indent=1,
         ),
         encoding="utf-8",
     )
-    write_report(out, args, auto, members, learn_seconds, pd.DataFrame(rows), large, peak)
+    write_report(
+        out, args, auto, members, learn_seconds, pd.DataFrame(rows), large, peak, large_from
+    )
     print(out.read_text())
+
+
+def earlier_run(out: Path) -> tuple[list, list, dict]:
+    """An earlier run's rows (the ~1,000-variable ones, the large ones) and its JSON summary."""
+    earlier = pd.read_csv(out.with_suffix(".csv"))
+    saved = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    small = earlier[earlier["p"] < 5000].to_dict("records")
+    return small, earlier[earlier["p"] >= 5000].to_dict("records"), saved
 
 
 def study_summary(auto) -> tuple[list, float]:
@@ -288,7 +300,9 @@ def members_table(members, auto) -> list[str]:
     ]
 
 
-def write_report(out, args, auto, members, learn_seconds, frame, large, peak) -> None:
+def write_report(
+    out, args, auto, members, learn_seconds, frame, large, peak, large_from=THIS_RUN
+) -> None:
     cmd = "python examples/reproduce_autosle.py" + (" --quick" if args.quick else "")
     lines = [
         "# Auto-SLE: learned structure-learning ensembles inside PEF",
@@ -362,9 +376,9 @@ def write_report(out, args, auto, members, learn_seconds, frame, large, peak) ->
             f"## Table VI setting: one {large[0]['p']:,}-variable problem (alarm copies)",
             "",
         ]
-        if getattr(args, "kept_from", None):
+        if large_from != THIS_RUN:
             lines += [
-                f"These rows were not rerun (`--keep-large`): they come from {args.kept_from}. "
+                f"These rows were not rerun (`--keep-large`): they come from {large_from}. "
                 "The code has changed since, so a rerun may differ; `--large-only` reruns "
                 "them.",
                 "",

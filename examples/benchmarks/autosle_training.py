@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -39,32 +38,19 @@ from sklearn.base import clone
 from skbn.datasets import TRAINING_NETWORKS, list_networks, make_problem, make_training_problems
 from skbn.ensemble import (
     AutoSLEEnsemble,
-    PEFLearner,
     StructureLearningEnsemble,
     default_search_space,
 )
 from skbn.learners import FGES, PCStable
-from skbn.metrics import structure_report
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from reproduce_autosle import members_table, study_summary  # noqa: E402  (shared with it)
+from reproduce_autosle import evaluate, members_table, study_summary  # noqa: E402
 
 #: The bundled networks that are not test networks of the paper's Table V.
 DISJOINT = tuple(n for n in list_networks() if n not in TRAINING_NETWORKS)
 
 #: The table column of the ensemble trained with each ``credit``.
 COLUMN = {"best": "P/SLE(disjoint)", "selected": "P/SLE(disjoint, selected)"}
-
-
-def run_pef(estimator, X, truth, jobs):
-    start = time.perf_counter()
-    pef = PEFLearner(estimator, n_jobs=jobs).fit(X)
-    seconds = time.perf_counter() - start
-    r = structure_report(truth, pef.graph_)
-    return dict(
-        f1_adjacency=r["f1_adjacency"], f1_arrowhead=r["f1_arrowhead"], shd=r["shd"],
-        seconds=seconds, kept=";".join(pef.selected_members_ or []),
-    )  # fmt: skip
 
 
 def member(name: str, params: dict):
@@ -176,8 +162,8 @@ def main() -> None:
         for seed in range(args.seeds):
             X, truth = make_problem(network, n_nodes=1000, n_samples=1000, random_state=100 + seed)
             for name, est in compared.items():
-                row = run_pef(est, X, truth, args.jobs)
-                rows.append(dict(network=network, p=X.shape[1], seed=seed, method=name, **row))
+                row = evaluate(name, est, X, truth, args.jobs)
+                rows.append(dict(network=network, p=X.shape[1], seed=seed, **row))
                 print(network, seed, name, row, flush=True)
     frame = pd.DataFrame(rows)
     frame.to_csv(args.out.with_suffix(".csv"), index=False)
