@@ -394,3 +394,31 @@ def test_autosle_training_rebuilds_the_saved_members_and_refuses_test_networks(t
     )  # fmt: skip
     assert result.returncode != 0 and "['alarm']" in result.stderr
     assert not (tmp_path / "x.csv").exists()
+
+
+def test_autosle_budget_counts_the_least_penalised_members_clusters(tmp_path):
+    script = _load_script_at(EXAMPLES / "benchmarks" / "autosle_budget.py")
+    members = [
+        ("fges-0", {"penalty_discount": 2.5}),
+        ("pc_stable-1", {"alpha": 0.01}),
+        ("fges-2", {"penalty_discount": "1.25"}),  # as read back from the JSON
+        ("fges-3", {"penalty_discount": 4.0}),
+    ]
+    assert script.least_penalised(members) == "fges-2"
+    assert script.least_penalised([("pc_stable-0", {"alpha": 0.05})]) is None
+    # 7 clusters, 3 of them kept fges-2; an empty or NaN cell (a problem without clusters) adds none
+    kept = script.pd.Series(
+        ["fges-2;fges-0;fges-2", "pc_stable-1", "", float("nan"), "fges-2;fges-3;fges-0"]
+    )
+    assert script.kept_share(kept, "fges-2") == 3 / 7
+    assert script.kept_share(kept, "fges-9") == 0.0
+    # the studies of different budgets and seeds never share a name (they would resume)
+    names = {script.study_name(p, 1000, s) for p in (5, 10, 20) for s in (0, 1)}
+    assert len(names) == 6
+    result = subprocess.run(
+        [sys.executable, EXAMPLES / "benchmarks" / "autosle_budget.py",
+         "--train-networks", "water", "child", "--out", tmp_path / "x.md"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode != 0 and "['child']" in result.stderr
+    assert not (tmp_path / "x.csv").exists()
