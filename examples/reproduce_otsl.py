@@ -524,10 +524,23 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
             for seed in family_seeds
             if (net, size, seed) not in present
         ]
+        # tuners run on fewer problems than the family (e.g. OCT, the slowest, added later)
+        partial = []
+        for tuner, tpart in part.groupby("tuner", sort=False):
+            if set(zip(tpart.network, tpart.n, tpart.seed)) < present:
+                absent = sorted(set(nets) - set(tpart.network))
+                partial.append(
+                    f"{tuner} only at n = "
+                    + " and ".join(f"{v:,}" for v in sorted(tpart.n.unique()))
+                    + ", seeds "
+                    + ", ".join(str(s) for s in sorted(tpart.seed.unique()))
+                    + (f", without {', '.join(absent)}" if absent else "")
+                )
         coverage.append(
             f"{family} ({SETTING_TITLE[setting]}): n = {sizes}, seeds "
             f"{', '.join(str(s) for s in family_seeds)}"
             + (f", without {', '.join(missing + short)}" if missing or short else "")
+            + (f" ({'; '.join(partial)})" if partial else "")
         )
     lines = [
         "# OTSL: out-of-sample tuning of structure learners"

@@ -174,6 +174,10 @@ class OCTSearchCV(BaseEstimator):
         best; 1 for the best), ``equivalent`` (not significantly worse).
     best_index_, best_params_, best_estimator_
     graph_ : networkx.DiGraph
+    n_predictions_ : int
+        Held-out predictions made: one per fold, variable and distinct blanket, shared
+        by the configurations that give the variable that blanket in that fold; at most
+        ``len(candidates) * cv * n_features_in_``.
 
     References
     ----------
@@ -275,25 +279,32 @@ class OCTSearchCV(BaseEstimator):
             desc="OCT fits",
         )
         blankets = {job: markov_blankets(o.adjacency) for job, o in zip(jobs, outcomes)}
-        tasks = [(c, f, v) for c, f in jobs for v in range(p)]
+        # A variable's held-out predictions depend only on the fold, the variable and its
+        # blanket, so each distinct triple is predicted once and shared by every
+        # configuration that gives the variable that blanket (neighbouring penalties mostly
+        # do); with a seeded predictor the result is the same as predicting per configuration.
+        distinct: dict[tuple, int] = {}
+        unique, slots = [], []
+        for c, f in jobs:
+            for v in range(p):
+                blanket = blankets[c, f][v]
+                key = (f, v, blanket.tobytes())
+                if key not in distinct:
+                    distinct[key] = len(unique)
+                    unique.append((f, v, blanket))
+                slots.append((c, f, v, distinct[key]))
         predictions = parallel_map(
-            lambda t: _predict_node(
-                predictor,
-                values,
-                folds[t[1]][0],
-                folds[t[1]][1],
-                t[2],
-                blankets[t[:2]][t[2]],
-                discrete,
+            lambda u: _predict_node(
+                predictor, values, folds[u[0]][0], folds[u[0]][1], u[1], u[2], discrete
             ),
-            tasks,
+            unique,
             n_jobs=self.n_jobs,
         )
         test_rows = np.concatenate([test for _, test in folds])
         pooled = np.empty((len(candidates), p, n), dtype=np.float64)
         starts = np.cumsum([0] + [len(test) for _, test in folds])
-        for (c, f, v), pred in zip(tasks, predictions):
-            pooled[c, v, starts[f] : starts[f + 1]] = pred
+        for c, f, v, k in slots:
+            pooled[c, v, starts[f] : starts[f + 1]] = predictions[k]
         truth = values[test_rows].astype(np.float64)
         mi_rows = _mi_discrete_rows if discrete else _mi_gaussian_rows
 
@@ -333,6 +344,7 @@ class OCTSearchCV(BaseEstimator):
             for c in range(len(candidates)):
                 if equivalent[c] and blanket_size[c] < blanket_size[chosen]:
                     chosen = c
+        self.n_predictions_ = len(unique)
         self.best_index_ = chosen
         self.best_params_ = candidates[chosen]
         self.cv_results_ = {

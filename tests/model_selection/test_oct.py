@@ -121,3 +121,38 @@ def test_too_few_rows_for_the_folds():
     X = load_network("asia").sample(5, random_state=0)
     with pytest.raises(ValueError, match="cv=10 folds need at least 10 rows"):
         OCTSearchCV(PCStable(), {"alpha": [0.05]}).fit(X)
+
+
+def test_shared_predictions_leave_each_configurations_scores_unchanged():
+    # configurations that give a variable the same blanket share its predictions; each
+    # configuration must still score exactly as when it is tuned alone
+    X = load_network("asia").sample(600, random_state=3)
+    truth = nx.DiGraph(load_network("asia").graph)
+    pruned = truth.copy()
+    pruned.remove_edge(*next(iter(truth.edges)))
+    empty = nx.DiGraph()
+    empty.add_nodes_from(truth.nodes)
+    graphs = {"truth": truth, "pruned": pruned, "empty": empty}
+    kwargs = dict(
+        cv=3, n_permutations=20, random_state=0,
+        predictor=RandomForestClassifier(10, random_state=0),
+    )  # fmt: skip
+    names = ["truth", "pruned", "empty"]
+    together = OCTSearchCV(GraphByName(graphs), {"which": names}, **kwargs).fit(X)
+    for i, name in enumerate(names):
+        alone = OCTSearchCV(GraphByName(graphs), {"which": [name]}, **kwargs).fit(X)
+        np.testing.assert_array_equal(
+            together.cv_results_["mutual_information"][i],
+            alone.cv_results_["mutual_information"][0],
+        )
+
+    # distinct blankets per variable over the three graphs, counted with networkx
+    def blanket(g, v):
+        mb = set(g.predecessors(v)) | set(g.successors(v))
+        for c in g.successors(v):
+            mb |= set(g.predecessors(c))
+        return frozenset(mb - {v})
+
+    distinct = sum(len({blanket(graphs[k], v) for k in names}) for v in X.columns)
+    assert distinct < len(names) * X.shape[1]
+    assert together.n_predictions_ == 3 * distinct
