@@ -12,10 +12,17 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from skbn.data import DataKindWarning, DiscreteData, FewRowsWarning, GaussianData, check_data
+from skbn.data import (
+    DataKindWarning,
+    DiscreteData,
+    FewRowsWarning,
+    GaussianData,
+    MixedData,
+    check_data,
+)
 from skbn.learners import HillClimb, PCStable
 
 KINDS = ["int", "float", "str", "bool", "category", "mixed_object"]
@@ -76,6 +83,7 @@ def _quiet():
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(frames())
+@example(pd.DataFrame({"a": [0.0, 0.0], "b": [0, 0]}))  # a float and an integer column: mixed
 def test_check_data_accepts_consistently_or_refuses_cleanly(frame):
     with warnings.catch_warnings():
         _quiet()
@@ -84,7 +92,8 @@ def test_check_data_accepts_consistently_or_refuses_cleanly(frame):
         except (ValueError, TypeError) as exc:
             assert str(exc)  # a message, not an empty error
             return
-    assert data.n_samples == len(frame) and data.n_features == frame.shape[1]
+    p = frame.shape[1]
+    assert data.n_samples == len(frame) and data.n_features == p
     assert list(data.names) == [str(c) for c in frame.columns]
     assert len(set(data.names)) == len(data.names)
     if isinstance(data, DiscreteData):
@@ -92,6 +101,21 @@ def test_check_data_accepts_consistently_or_refuses_cleanly(frame):
         for j in range(frame.shape[1]):
             decoded = [data.states[j][k] for k in data.codes[:, j]]
             assert decoded == list(frame.iloc[:, j])
+    elif isinstance(data, MixedData):
+        # a float column next to a discrete one: each column keeps its own kind, the
+        # discrete ones decode back to the frame and the continuous ones hold its values
+        float_columns = [pd.api.types.is_float_dtype(frame.iloc[:, j]) for j in range(p)]
+        assert data.discrete.tolist() == [not f for f in float_columns]
+        assert 0 < data.discrete.sum() < p
+        for j in range(p):
+            column = frame.iloc[:, j]
+            if data.discrete[j]:
+                assert 0 <= data.codes[:, j].min() and data.codes[:, j].max() < data.arities[j]
+                assert [data.states[j][k] for k in data.codes[:, j]] == list(column)
+            else:
+                assert data.arities[j] == 1 and data.states[j] == ()
+                assert np.all(np.isfinite(data.values[:, j]))
+                np.testing.assert_array_equal(data.values[:, j], column.to_numpy(dtype=float))
     else:
         assert isinstance(data, GaussianData)
         assert np.all(np.isfinite(data.values))
