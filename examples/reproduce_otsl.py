@@ -464,11 +464,22 @@ def summarise(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def findings(summary: pd.DataFrame) -> list[str]:
-    """One sentence per (setting, learner): which tuner gained most, and where OTSL stands."""
+def findings(results: pd.DataFrame) -> list[str]:
+    """One sentence per (setting, learner): which tuner gained most, and where OTSL stands.
+
+    Tuners are ranked on the problems they all cover; a tuner run on fewer problems (OCT,
+    the slowest, added later) gets its own sentence that sets it beside the others on its
+    problems only, so no ranking mixes problem sets.
+    """
+    problem = ["network", "n", "seed"]
     out = []
-    for (setting, family), part in summary.groupby(["setting", "family"], sort=False):
-        tuned = part[part.tuner != "default"].sort_values("change", ascending=False)
+    for (setting, family), part in results.groupby(["setting", "family"], sort=False):
+        keys = part[problem].apply(tuple, axis=1)
+        full = set(keys[part.tuner == "default"])
+        covers = {t: set(keys[part.tuner == t]) for t in part.tuner.unique()}
+        partial = [t for t in covers if t != "default" and covers[t] < full]
+        main = summarise(part[~part.tuner.isin(partial)])
+        tuned = main[main.tuner != "default"].sort_values("change", ascending=False)
         if tuned.empty:
             continue
         best = tuned.iloc[0]
@@ -494,6 +505,29 @@ def findings(summary: pd.DataFrame) -> list[str]:
             text += f". The paper reports a {theirs} for OTSL ({paper:+.2f}%); ours: " + (
                 " and ".join(sorted(signs)) + "."
             )
+        for tuner in partial:
+            on = keys.isin(covers[tuner])
+            sub = summarise(
+                part[on & part.tuner.isin([t for t in covers if covers[tuner] <= covers[t]])]
+            )
+            sub = sub[sub.tuner != "default"].sort_values("change", ascending=False)
+            own = sub[sub.tuner == tuner].iloc[0]
+            others = sub[sub.tuner != tuner]
+            n_seeds = part.loc[on, "seed"].nunique()
+            spread = "" if np.isnan(own.spread) else f", sd {own.spread:.1f} over seeds"
+            text += (
+                f" On the {len(covers[tuner])} problems {tuner} was run on "
+                f"({n_seeds} seed{'s' if n_seeds > 1 else ''}), {tuner} changes F1 by "
+                f"{own.change:+.1f}%{spread}"
+            )
+            if len(others):
+                text += ", the others by " + ", ".join(
+                    f"{o.tuner} {o.change:+.1f}%" for o in others.itertuples()
+                )
+            theirs = PAPER_F1_CHANGE.get(family, {}).get(tuner)
+            if theirs is not None:
+                text += f"; the paper reports {theirs:+.2f}% for {tuner}"
+            text += "."
         out.append(text)
     return out
 
@@ -595,7 +629,7 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
             f"{r.change:+.1f}% | {spread} | {_paper_change(r.family, r.tuner)} | "
             f"{r.shd:.1f} | {r.seconds:.1f} |"
         )
-    lines += ["", "What the table shows (generated from it):", "", *findings(summary)]
+    lines += ["", "What the table shows (generated from it):", "", *findings(results)]
     if "finite" in results and results["finite"].astype(str).str.contains("configs").any():
         otsl = results[results.tuner.str.startswith("OTSL")]
         pc = otsl[(otsl.family == "PCStable") & (otsl.tuner == "OTSL (common BIC)")]
@@ -677,6 +711,11 @@ def main() -> None:
         action="store_true",
         help="add to the rows already in the CSV next to --out instead of replacing them",
     )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="rewrite the page from the CSV and run log next to --out, without running",
+    )
     parser.add_argument("--out", default="docs/otsl.md")
     args = parser.parse_args()
     args.resamples = 3 if args.quick else 10
@@ -702,6 +741,15 @@ def main() -> None:
         for c in json.loads(curve_log.read_text(encoding="utf-8")):
             curves[(c["setting"], c["n"])] = c
     keys = ["setting", "family", "network", "n", "seed"]
+    if args.report_only:
+        if not out.with_suffix(".csv").exists() or not log.exists():
+            parser.error(f"--report-only needs {out.with_suffix('.csv')} and {log}")
+        results = pd.read_csv(out.with_suffix(".csv"), dtype={"chosen": str, "finite": str})
+        runs = json.loads(log.read_text(encoding="utf-8"))
+        figure_path = out.with_name(f"{out.stem}_f1_vs_gamma.png")
+        name = figure_path.name if figure_path.exists() else None
+        out.write_text(markdown(results, args, name, runs), encoding="utf-8")
+        return
 
     def save(complete: bool) -> None:
         """Write the CSV, the run log, the figure and the page with every problem so far."""

@@ -207,6 +207,36 @@ def test_otsl_reproduction_merges_parts(tmp_path):
     assert runs.count("--families PCStable --merge") == 2  # every contributing command
 
 
+def test_otsl_findings_rank_tuners_on_shared_problems_only():
+    import re
+
+    import pandas as pd
+
+    script = _load_script("reproduce_otsl")
+    # three problems; StARS on all of them, OCT (run later) on the first only
+    problems = [("asia", 1000, 0), ("asia", 1000, 1), ("alarm", 1000, 0)]
+    f1 = {"default": [0.5, 0.4, 0.6], "StARS": [0.6, 0.4, 0.3], "OCT": [0.25]}
+    rows = [
+        dict(setting="paper", family="HillClimb", network=net, n=n, seed=seed, tuner=tuner,
+             f1=value, shd=0, seconds=0.0)
+        for tuner, values in f1.items()
+        for (net, n, seed), value in zip(problems, values)
+    ]  # fmt: skip
+    (text,) = script.findings(pd.DataFrame(rows))
+    main, _, partial = text.partition(" On the ")
+
+    def change(tuner, sentence):
+        return float(re.search(rf"{tuner} \(?([-+][0-9.]+)%", sentence).group(1))
+
+    # on all three problems StARS loses (1.3 against 1.5): OCT's one problem is not mixed in
+    assert "no tuner improves" in main and "OCT" not in main
+    # on OCT's problem: OCT 0.25 and StARS 0.6 against the default's 0.5
+    assert partial.startswith("1 problems OCT was run on (1 seed)")
+    assert change("by", partial) == pytest.approx(100 * (0.25 - 0.5) / 0.5, abs=0.05)
+    assert change("StARS", partial) == pytest.approx(100 * (0.6 - 0.5) / 0.5, abs=0.05)
+    assert change("reports", partial) == script.PAPER_F1_CHANGE["HillClimb"]["OCT"]
+
+
 def test_interval_reproduction_on_sachs(tmp_path):
     import numpy as np
     import pandas as pd
@@ -286,6 +316,7 @@ def _load_script_at(path):
 
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
