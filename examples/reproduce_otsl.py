@@ -371,6 +371,21 @@ def run_problem(family: Family, network: str, n: int, seed: int, args):
     return rows, curve
 
 
+def keep_curve(curves: dict, curve: dict) -> None:
+    """Record a figure curve under (setting, n), merging with the one a merged run left.
+
+    A curve belongs to one data seed: a later run on another seed leaves the recorded curve
+    alone, and a run of other tuners on the same seed adds its tuners' marks to it (a run of
+    OCT alone must not wipe OTSL's marks).
+    """
+    key = (curve["setting"], curve["n"])
+    old = curves.get(key)
+    if old is None:
+        curves[key] = curve
+    elif old["seed"] == curve["seed"]:
+        curves[key] = {**curve, "marks": {**old["marks"], **curve["marks"]}}
+
+
 def figure(curves: list[dict], path: Path) -> None:
     """F1 of every configuration against its normalised penalty, one panel per curve."""
     curves = sorted(curves, key=lambda c: (SETTINGS.index(c["setting"]), c["n"]))
@@ -747,6 +762,8 @@ def main() -> None:
         results = pd.read_csv(out.with_suffix(".csv"), dtype={"chosen": str, "finite": str})
         runs = json.loads(log.read_text(encoding="utf-8"))
         figure_path = out.with_name(f"{out.stem}_f1_vs_gamma.png")
+        if curve_log.exists():
+            figure(json.loads(curve_log.read_text(encoding="utf-8")), figure_path)
         name = figure_path.name if figure_path.exists() else None
         out.write_text(markdown(results, args, name, runs), encoding="utf-8")
         return
@@ -792,7 +809,7 @@ def main() -> None:
                         result, curve = run_problem(family, network, n, seed, args)
                         rows.extend(result)
                         if curve is not None:
-                            curves[(setting, n)] = curve
+                            keep_curve(curves, curve)
                         print(
                             f"{setting:<7} {family.name:<10} {network:<11} n={n:<6} "
                             f"seed={seed} "

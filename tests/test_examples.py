@@ -237,6 +237,23 @@ def test_otsl_findings_rank_tuners_on_shared_problems_only():
     assert change("reports", partial) == script.PAPER_F1_CHANGE["HillClimb"]["OCT"]
 
 
+def test_otsl_figure_curve_keeps_marks_of_earlier_runs_on_its_seed():
+    script = _load_script("reproduce_otsl")
+
+    def curve(seed, marks, f1=(0.5, 0.4)):
+        return dict(setting="paper", n=1000, seed=seed, values=[0.0, 1.0], f1=list(f1),
+                    marks=marks)  # fmt: skip
+
+    curves = {}
+    script.keep_curve(curves, curve(0, {"OTSL (common AIC)": 1.0, "StARS": 0.0}))
+    script.keep_curve(curves, curve(0, {"OCT": 0.0}))  # a later run of OCT alone, same seed
+    script.keep_curve(curves, curve(1, {"OCT": 1.0}, f1=(0.1, 0.2)))  # another seed
+    assert list(curves) == [("paper", 1000)]
+    kept = curves[("paper", 1000)]
+    assert kept["seed"] == 0 and kept["f1"] == [0.5, 0.4]
+    assert kept["marks"] == {"OTSL (common AIC)": 1.0, "StARS": 0.0, "OCT": 0.0}
+
+
 def test_interval_reproduction_on_sachs(tmp_path):
     import numpy as np
     import pandas as pd
