@@ -479,6 +479,13 @@ def summarise(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def tuner_problems(part: pd.DataFrame) -> tuple[set, dict[str, set]]:
+    """The (network, n, seed) problems of one learner's rows, and those each tuner ran on."""
+    keys = set(zip(part.network, part.n, part.seed))
+    by_tuner = {t: set(zip(g.network, g.n, g.seed)) for t, g in part.groupby("tuner", sort=False)}
+    return keys, by_tuner
+
+
 def findings(results: pd.DataFrame) -> list[str]:
     """One sentence per (setting, learner): which tuner gained most, and where OTSL stands.
 
@@ -486,13 +493,11 @@ def findings(results: pd.DataFrame) -> list[str]:
     the slowest, added later) gets its own sentence that sets it beside the others on its
     problems only, so no ranking mixes problem sets.
     """
-    problem = ["network", "n", "seed"]
     out = []
     for (setting, family), part in results.groupby(["setting", "family"], sort=False):
-        keys = part[problem].apply(tuple, axis=1)
-        full = set(keys[part.tuner == "default"])
-        covers = {t: set(keys[part.tuner == t]) for t in part.tuner.unique()}
-        partial = [t for t in covers if t != "default" and covers[t] < full]
+        full, covers = tuner_problems(part)
+        partial = [t for t in covers if covers[t] < full]
+        keys = pd.Series(list(zip(part.network, part.n, part.seed)), index=part.index)
         main = summarise(part[~part.tuner.isin(partial)])
         tuned = main[main.tuner != "default"].sort_values("change", ascending=False)
         if tuned.empty:
@@ -565,7 +570,7 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
         missing = sorted(set(networks) - set(nets))
         family_seeds = sorted(part.seed.unique())
         # a network present with fewer seeds or sizes than the family (an interrupted run)
-        present = set(zip(part.network, part.n, part.seed))
+        present, covers = tuner_problems(part)
         short = [
             f"{net} n = {size:,} seed {seed}"
             for net in nets
@@ -576,7 +581,7 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
         # tuners run on fewer problems than the family (e.g. OCT, the slowest, added later)
         partial = []
         for tuner, tpart in part.groupby("tuner", sort=False):
-            if set(zip(tpart.network, tpart.n, tpart.seed)) < present:
+            if covers[tuner] < present:
                 absent = sorted(set(nets) - set(tpart.network))
                 partial.append(
                     f"{tuner} only at n = "
@@ -684,6 +689,20 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
     return "\n".join(lines) + "\n"
 
 
+def read_results(out: Path) -> pd.DataFrame:
+    """The rows of earlier runs, from the CSV next to the page."""
+    return pd.read_csv(out.with_suffix(".csv"), dtype={"chosen": str, "finite": str})
+
+
+def write_report(out: Path, results: pd.DataFrame, runs: list, curves: list, args) -> None:
+    """Draw the figure (it needs HillClimb on alarm) and write the page."""
+    figure_path = out.with_name(f"{out.stem}_f1_vs_gamma.png")
+    if curves:
+        figure(curves, figure_path)
+    name = figure_path.name if figure_path.exists() else None
+    out.write_text(markdown(results, args, name, runs), encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -747,25 +766,20 @@ def main() -> None:
     earlier, earlier_runs = None, []
     log = out.with_suffix(".runs.json")
     if args.merge and out.with_suffix(".csv").exists():
-        earlier = pd.read_csv(out.with_suffix(".csv"), dtype={"chosen": str, "finite": str})
+        earlier = read_results(out)
         if log.exists():
             earlier_runs = json.loads(log.read_text(encoding="utf-8"))
     rows, curves = [], {}
     curve_log = out.with_name(f"{out.stem}_curves.json")
-    if args.merge and curve_log.exists():
+    if (args.merge or args.report_only) and curve_log.exists():
         for c in json.loads(curve_log.read_text(encoding="utf-8")):
             curves[(c["setting"], c["n"])] = c
     keys = ["setting", "family", "network", "n", "seed"]
     if args.report_only:
         if not out.with_suffix(".csv").exists() or not log.exists():
             parser.error(f"--report-only needs {out.with_suffix('.csv')} and {log}")
-        results = pd.read_csv(out.with_suffix(".csv"), dtype={"chosen": str, "finite": str})
         runs = json.loads(log.read_text(encoding="utf-8"))
-        figure_path = out.with_name(f"{out.stem}_f1_vs_gamma.png")
-        if curve_log.exists():
-            figure(json.loads(curve_log.read_text(encoding="utf-8")), figure_path)
-        name = figure_path.name if figure_path.exists() else None
-        out.write_text(markdown(results, args, name, runs), encoding="utf-8")
+        write_report(out, read_results(out), runs, list(curves.values()), args)
         return
 
     def save(complete: bool) -> None:
@@ -785,12 +799,9 @@ def main() -> None:
         runs = [*earlier_runs, run]
         results.to_csv(out.with_suffix(".csv"), index=False)
         log.write_text(json.dumps(runs, indent=1), encoding="utf-8")
-        figure_path = out.with_name(f"{out.stem}_f1_vs_gamma.png")
-        if curves:  # the figure needs HillClimb on alarm
+        if curves:
             curve_log.write_text(json.dumps(list(curves.values()), indent=1), encoding="utf-8")
-            figure(list(curves.values()), figure_path)
-        name = figure_path.name if figure_path.exists() else None
-        out.write_text(markdown(results, args, name, runs), encoding="utf-8")
+        write_report(out, results, runs, list(curves.values()), args)
 
     for setting in args.settings:
         chosen = [
