@@ -54,6 +54,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import sys
 import time
@@ -248,6 +249,10 @@ def _best_index(results: dict, key: str) -> int:
     return int(np.flatnonzero(results[f"rank_test_{key}"] == 1)[0])
 
 
+class ProblemLeftOut(Exception):
+    """A problem on which a tuner could not fit one configuration on one resample."""
+
+
 def _run_otsl(family: Family, X, seed: int, labels: list, add, args) -> dict:
     """One OTSL search scored by every scorer of the family; a row per scorer."""
     start = time.perf_counter()
@@ -262,7 +267,18 @@ def _run_otsl(family: Family, X, seed: int, labels: list, add, args) -> dict:
             n_resamples=args.resamples,
             random_state=seed,
             n_jobs=args.jobs,
-        ).fit(X)
+        )
+        try:
+            otsl.fit(X)
+        except ValueError as err:
+            # every fit failed: the problem is left out for all tuners, and the page says why
+            failed = re.match(r"All (\d+) fits failed", str(err))
+            if failed is None:
+                raise
+            first = str(err).strip().splitlines()[-1].removeprefix("ValueError: ")
+            raise ProblemLeftOut(
+                f"all {failed.group(1)} OTSL fits failed; the first error: {first}"
+            ) from err
     search_seconds = time.perf_counter() - start
     results = otsl.cv_results_
     n_splits = args.resamples
@@ -552,6 +568,33 @@ def findings(results: pd.DataFrame) -> list[str]:
     return out
 
 
+def _left_out(results: pd.DataFrame, runs: list) -> list[str]:
+    """A paragraph on the problems a run left out because no fit succeeded, if any."""
+    have = set(
+        map(tuple, results[["setting", "family", "network", "n", "seed"]].to_numpy().tolist())
+    )
+    failed = [
+        f
+        for r in runs
+        for f in r.get("failed", [])
+        if (f["setting"], f["family"], f["network"], f["n"], f["seed"]) not in have
+    ]
+    if not failed:
+        return []
+    return [
+        "Left out, because no configuration could be fitted on any resample (so OTSL has "
+        "nothing to rank, and the problem is dropped for every tuner to keep the rows "
+        "comparable): "
+        + "; ".join(
+            f"{f['family']} ({SETTING_TITLE[f['setting']]}) on {f['network']}, "
+            f"n = {f['n']:,}, seed {f['seed']} ({f['reason']})"
+            for f in failed
+        )
+        + ".",
+        "",
+    ]
+
+
 def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -> str:
     results = _order(results)
     summary = summarise(results)
@@ -638,6 +681,7 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
         )
         + "; OrderMCMC skips networks above 63 variables (hepar2).",
         "",
+        *_left_out(results, runs),
         "| setting | learner | tuner | mean F1 | change vs default | sd | paper's change "
         "| mean SHD | mean time (s) |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|",
@@ -769,7 +813,7 @@ def main() -> None:
         earlier = read_results(out)
         if log.exists():
             earlier_runs = json.loads(log.read_text(encoding="utf-8"))
-    rows, curves = [], {}
+    rows, curves, failed = [], {}, []
     curve_log = out.with_name(f"{out.stem}_curves.json")
     if (args.merge or args.report_only) and curve_log.exists():
         for c in json.loads(curve_log.read_text(encoding="utf-8")):
@@ -796,6 +840,8 @@ def main() -> None:
             "minutes": (time.perf_counter() - start) / 60,
             "complete": complete,
         }
+        if failed:
+            run["failed"] = failed
         runs = [*earlier_runs, run]
         results.to_csv(out.with_suffix(".csv"), index=False)
         log.write_text(json.dumps(runs, indent=1), encoding="utf-8")
@@ -817,7 +863,26 @@ def main() -> None:
                         continue
                     for seed in args.seeds:
                         t0 = time.perf_counter()
-                        result, curve = run_problem(family, network, n, seed, args)
+                        try:
+                            result, curve = run_problem(family, network, n, seed, args)
+                        except ProblemLeftOut as err:
+                            failed.append(
+                                dict(
+                                    setting=setting,
+                                    family=family.name,
+                                    network=network,
+                                    n=n,
+                                    seed=seed,
+                                    reason=str(err),
+                                )
+                            )
+                            print(
+                                f"{setting:<7} {family.name:<10} {network:<11} n={n:<6} "
+                                f"seed={seed} left out: {err}",
+                                flush=True,
+                            )
+                            save(complete=False)
+                            continue
                         rows.extend(result)
                         if curve is not None:
                             keep_curve(curves, curve)

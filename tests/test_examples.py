@@ -254,6 +254,44 @@ def test_otsl_figure_curve_keeps_marks_of_earlier_runs_on_its_seed():
     assert kept["marks"] == {"OTSL (common AIC)": 1.0, "StARS": 0.0, "OCT": 0.0}
 
 
+def test_otsl_problem_without_a_single_fit_is_left_out_and_named_on_the_page():
+    import types
+
+    import numpy as np
+    import pandas as pd
+
+    from skbn.learners import OrderMCMC
+    from skbn.scores import BDeu
+
+    script = _load_script("reproduce_otsl")
+    # 18 binary columns and no search space: every variable has 17 possible parents, more
+    # than OrderMCMC enumerates, so every fit on every resample fails
+    X = pd.DataFrame(np.random.default_rng(0).integers(0, 2, (40, 18)))
+    X.columns = [f"V{i}" for i in range(18)]
+    mcmc = OrderMCMC(BDeu(iss=1.0), search_space=None, n_iter=10)
+    family = script.Family(
+        "OrderMCMC", "paper", mcmc, mcmc, {"criterion__iss": [1.0, 2.0]},
+        {"OTSL (common BIC)": script.COMMON["OTSL (common BIC)"]},
+    )  # fmt: skip
+    args = types.SimpleNamespace(resamples=3, jobs=1)
+    with pytest.raises(script.ProblemLeftOut) as err:
+        script._run_otsl(family, X, 0, ["OTSL (common BIC)"], None, args)
+    reason = str(err.value)
+    assert reason.startswith("all 6 OTSL fits failed; the first error: Variable 'V")
+    assert "17 possible parents" in reason
+
+    failed = dict(setting="paper", family="OrderMCMC", network="asia", n=1000, seed=0,
+                  reason=reason)  # fmt: skip
+    runs = [{"command": "c", "minutes": 1.0, "complete": True, "failed": [failed]}]
+    keys = dict(setting="paper", family="OrderMCMC", network="asia", n=1000, tuner="default",
+                f1=0.5, shd=1, seconds=0.0)  # fmt: skip
+    other_seed = pd.DataFrame([{**keys, "seed": 1}])
+    (paragraph, _) = script._left_out(other_seed, runs)
+    assert "OrderMCMC (paper as stated) on asia, n = 1,000, seed 0 (" + reason in paragraph
+    # a later run that fitted the problem supersedes the failure
+    assert script._left_out(pd.DataFrame([{**keys, "seed": 0}]), runs) == []
+
+
 def test_interval_reproduction_on_sachs(tmp_path):
     import numpy as np
     import pandas as pd
