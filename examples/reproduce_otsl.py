@@ -28,6 +28,10 @@ marked, as the paper's Figure 1) to ``docs/``. Two settings can be run side by s
   its default is iss = 1 ("Default B") and its paper row is Table 6. Networks with more than
   63 variables (hepar2) are skipped: OrderMCMC's parent sets are 64-bit masks.
 
+A problem on which every OTSL fit fails is left out for every tuner and named on the page with
+the first error (OrderMCMC on hailfinder: the PC skeleton of a bootstrap resample gives some
+variable more than 16 possible parents).
+
 ``authors`` -- the authors' public code (seed notes, section 3.5): bnlearn's ``bic`` with
 k = P, i.e. ``AIC(penalty_discount=P)``, P = 1..20 (1..10 for MMHC), so the default P = 1 is
 AIC, scored by the normalised EBIC on the AIC scale, gamma = (P - 1) / 20 (or / 10); FGES
