@@ -500,10 +500,31 @@ def summarise(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def tuner_problems(part: pd.DataFrame) -> tuple[set, dict[str, set]]:
-    """The (network, n, seed) problems of one learner's rows, and those each tuner ran on."""
-    keys = set(zip(part.network, part.n, part.seed))
+    """The core (network, n, seed) problems of one learner's rows, and those each tuner ran on.
+
+    The core is the problem set that most tuners ran on (the larger one on a tie): the
+    tuners are compared there. A tuner run on fewer problems (OCT, the slowest, added later)
+    or on more (OCT alone on a network too slow for OTSL) is set apart.
+    """
     by_tuner = {t: set(zip(g.network, g.n, g.seed)) for t, g in part.groupby("tuner", sort=False)}
-    return keys, by_tuner
+    sets = [frozenset(v) for t, v in by_tuner.items() if t != "default"] or [
+        frozenset(v) for v in by_tuner.values()
+    ]
+    core = max(set(sets), key=lambda c: (sets.count(c), len(c)))
+    return set(core), by_tuner
+
+
+def comparable(results: pd.DataFrame) -> pd.DataFrame:
+    """The rows the summary compares: the core problems of each learner, and all rows of a
+    tuner that did not run on the whole core (it is compared on its own problems)."""
+    results = results.reset_index(drop=True)  # merged runs repeat index labels
+    keep = np.zeros(len(results), dtype=bool)
+    for _, part in results.groupby(["setting", "family"], sort=False):
+        core, covers = tuner_problems(part)
+        on_core = [problem in core for problem in zip(part.network, part.n, part.seed)]
+        partial = part.tuner.isin([t for t in covers if not core <= covers[t]]).to_numpy()
+        keep[part.index.to_numpy()] = np.asarray(on_core, dtype=bool) | partial
+    return results[keep]
 
 
 def findings(results: pd.DataFrame) -> list[str]:
@@ -514,11 +535,14 @@ def findings(results: pd.DataFrame) -> list[str]:
     problems only, so no ranking mixes problem sets.
     """
     out = []
+    results = results.reset_index(drop=True)  # merged runs repeat index labels
     for (setting, family), part in results.groupby(["setting", "family"], sort=False):
-        full, covers = tuner_problems(part)
-        partial = [t for t in covers if covers[t] < full]
+        core, covers = tuner_problems(part)
+        # set apart: tuners that missed part of the core, and those that ran beyond it
+        partial = [t for t in covers if covers[t] != core and t != "default"]
         keys = pd.Series(list(zip(part.network, part.n, part.seed)), index=part.index)
-        main = summarise(part[~part.tuner.isin(partial)])
+        ranked = [t for t in covers if core <= covers[t]]
+        main = summarise(part[keys.isin(core) & part.tuner.isin(ranked)])
         tuned = main[main.tuner != "default"].sort_values("change", ascending=False)
         if tuned.empty:
             continue
@@ -545,6 +569,8 @@ def findings(results: pd.DataFrame) -> list[str]:
             text += f". The paper reports a {theirs} for OTSL ({paper:+.2f}%); ours: " + (
                 " and ".join(sorted(signs)) + "."
             )
+        if partial and not text.endswith("."):
+            text += "."
         for tuner in partial:
             on = keys.isin(covers[tuner])
             sub = summarise(
@@ -600,8 +626,8 @@ def _left_out(results: pd.DataFrame, runs: list) -> list[str]:
 
 
 def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -> str:
-    results = _order(results)
-    summary = summarise(results)
+    results = _order(results).reset_index(drop=True)  # merged runs repeat index labels
+    summary = summarise(comparable(results))
     networks = sorted(results["network"].unique())
     seeds = sorted(results["seed"].unique())
     commands = "; ".join(
@@ -612,35 +638,56 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
     )
     coverage = []
     for (setting, family), part in results.groupby(["setting", "family"], sort=False):
-        sizes = " and ".join(f"{v:,}" for v in sorted(part.n.unique()))
-        nets = sorted(part.network.unique())
+        core, covers = tuner_problems(part)
+        on_core = part[pd.Series(list(zip(part.network, part.n, part.seed)), index=part.index)
+                       .isin(core)]  # fmt: skip
+        sizes = " and ".join(f"{v:,}" for v in sorted(on_core.n.unique()))
+        nets = sorted(on_core.network.unique())
         missing = sorted(set(networks) - set(nets))
-        family_seeds = sorted(part.seed.unique())
-        # a network present with fewer seeds or sizes than the family (an interrupted run)
-        present, covers = tuner_problems(part)
-        short = [
-            f"{net} n = {size:,} seed {seed}"
-            for net in nets
-            for size in sorted(part.n.unique())
-            for seed in family_seeds
-            if (net, size, seed) not in present
-        ]
-        # tuners run on fewer problems than the family (e.g. OCT, the slowest, added later)
+        family_seeds = sorted(on_core.seed.unique())
+        # networks with fewer seeds at a size than the family (an interrupted run), said once
+        # per size when every network lacks the same seeds
+        short, thin = [], []
+        for size in sorted(on_core.n.unique()):
+            have = {
+                net: [seed for seed in family_seeds if (net, size, seed) in core] for net in nets
+            }
+            for net, got in have.items():
+                if not got:
+                    short.append(f"{net} n = {size:,}")
+                elif got != family_seeds:
+                    seeds_here = ", ".join(map(str, got))
+                    thin.append(f"{net} n = {size:,} with seed{'s' * (len(got) > 1)} {seeds_here}")
+        # tuners run on fewer problems than the others (e.g. OCT, the slowest, added later),
+        # or beyond them (OCT alone on a network too slow for the other tuners)
         partial = []
         for tuner, tpart in part.groupby("tuner", sort=False):
-            if covers[tuner] < present:
-                absent = sorted(set(nets) - set(tpart.network))
+            if tuner == "default" or covers[tuner] == core:
+                continue
+            if not core <= covers[tuner]:
+                inside = tpart[tpart.network.isin(nets)]
+                absent = sorted(set(nets) - set(inside.network))
                 partial.append(
                     f"{tuner} only at n = "
-                    + " and ".join(f"{v:,}" for v in sorted(tpart.n.unique()))
+                    + " and ".join(f"{v:,}" for v in sorted(inside.n.unique()))
                     + ", seeds "
-                    + ", ".join(str(s) for s in sorted(tpart.seed.unique()))
+                    + ", ".join(str(s) for s in sorted(inside.seed.unique()))
                     + (f", without {', '.join(absent)}" if absent else "")
+                )
+            beyond = tpart[~tpart.network.isin(nets)]
+            if len(beyond):
+                partial.append(
+                    f"{tuner} also on {', '.join(sorted(beyond.network.unique()))} (n = "
+                    + " and ".join(f"{v:,}" for v in sorted(beyond.n.unique()))
+                    + ", seeds "
+                    + ", ".join(str(s) for s in sorted(beyond.seed.unique()))
+                    + ")"
                 )
         coverage.append(
             f"{family} ({SETTING_TITLE[setting]}): n = {sizes}, seeds "
             f"{', '.join(str(s) for s in family_seeds)}"
             + (f", without {', '.join(missing + short)}" if missing or short else "")
+            + (f", and only {', '.join(thin)}" if thin else "")
             + (f" ({'; '.join(partial)})" if partial else "")
         )
     lines = [
@@ -656,7 +703,9 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
         + ". Accuracy is the F1 of CPDAG edges (orientation included) and the SHD between "
         "CPDAGs, averaged over problems and seeds; the change is relative to the learner's "
         "default configuration on the same problems, and 'sd' is its standard deviation over "
-        "seeds (each seed's change over its problems).",
+        "seeds (each seed's change over its problems). The table compares the tuners on the "
+        "problems most of them ran on; a tuner run beyond them is compared on all of its "
+        "problems in the findings below it.",
         "",
         "Settings. *Paper as stated*: the default is the paper's Default A (EBIC with gamma = "
         "0, i.e. BIC; chi-squared at alpha = 0.05), the grids are the paper's Table 2 (gamma "

@@ -237,6 +237,38 @@ def test_otsl_findings_rank_tuners_on_shared_problems_only():
     assert change("reports", partial) == script.PAPER_F1_CHANGE["HillClimb"]["OCT"]
 
 
+def test_otsl_tuner_run_beyond_the_others_is_compared_on_shared_problems_in_the_table():
+    import pandas as pd
+
+    script = _load_script("reproduce_otsl")
+    # StARS and in-sample BIC on two problems; OCT on those and on a third network
+    problems = [("asia", 1000, 0), ("asia", 1000, 1), ("hepar2", 1000, 0)]
+    f1 = {"default": [0.5, 0.4, 0.2], "StARS": [0.6, 0.4], "in-sample BIC": [0.5, 0.4],
+          "OCT": [0.5, 0.5, 0.1]}  # fmt: skip
+    rows = [
+        dict(setting="paper", family="MMHC", network=net, n=n, seed=seed, tuner=tuner,
+             f1=value, shd=0, seconds=0.0, chosen="", finite="")
+        for tuner, values in f1.items()
+        for (net, n, seed), value in zip(problems, values)
+    ]  # fmt: skip
+    results = pd.DataFrame(rows)
+    table = script.summarise(script.comparable(results)).set_index("tuner")
+    # on the two shared problems: default 0.45, OCT 0.5, StARS 0.5
+    assert table.loc["default", "f1"] == pytest.approx(0.45)
+    assert table.loc["OCT", "change"] == pytest.approx(100 * (0.5 - 0.45) / 0.45)
+    (text,) = script.findings(results)
+    # on all three of OCT's problems: 1.1 / 3 against the default's 1.1 / 3 -> no change
+    assert "On the 3 problems OCT was run on (2 seeds), OCT changes F1 by +0.0%" in text
+    page = script.markdown(results, types_namespace(), None, [])
+    assert "without hepar2" in page and "(OCT also on hepar2 (n = 1,000, seeds 0))" in page
+
+
+def types_namespace():
+    import types
+
+    return types.SimpleNamespace(quick=False, resamples=10, oct_folds=10, oct_predictor=None)
+
+
 def test_otsl_figure_curve_keeps_marks_of_earlier_runs_on_its_seed():
     script = _load_script("reproduce_otsl")
 
