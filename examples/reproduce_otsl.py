@@ -499,6 +499,11 @@ def summarise(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def problems(part: pd.DataFrame) -> pd.Series:
+    """The (network, n, seed) problem of each row, aligned with the rows."""
+    return pd.Series(list(zip(part.network, part.n, part.seed)), index=part.index, dtype=object)
+
+
 def tuner_problems(part: pd.DataFrame) -> tuple[set, dict[str, set]]:
     """The core (network, n, seed) problems of one learner's rows, and those each tuner ran on.
 
@@ -506,7 +511,8 @@ def tuner_problems(part: pd.DataFrame) -> tuple[set, dict[str, set]]:
     tuners are compared there. A tuner run on fewer problems (OCT, the slowest, added later)
     or on more (OCT alone on a network too slow for OTSL) is set apart.
     """
-    by_tuner = {t: set(zip(g.network, g.n, g.seed)) for t, g in part.groupby("tuner", sort=False)}
+    keys = problems(part)
+    by_tuner = {t: set(keys[part.tuner == t]) for t in part.tuner.unique()}
     sets = [frozenset(v) for t, v in by_tuner.items() if t != "default"] or [
         frozenset(v) for v in by_tuner.values()
     ]
@@ -517,13 +523,11 @@ def tuner_problems(part: pd.DataFrame) -> tuple[set, dict[str, set]]:
 def comparable(results: pd.DataFrame) -> pd.DataFrame:
     """The rows the summary compares: the core problems of each learner, and all rows of a
     tuner that did not run on the whole core (it is compared on its own problems)."""
-    results = results.reset_index(drop=True)  # merged runs repeat index labels
-    keep = np.zeros(len(results), dtype=bool)
+    keep = pd.Series(False, index=results.index)
     for _, part in results.groupby(["setting", "family"], sort=False):
         core, covers = tuner_problems(part)
-        on_core = [problem in core for problem in zip(part.network, part.n, part.seed)]
-        partial = part.tuner.isin([t for t in covers if not core <= covers[t]]).to_numpy()
-        keep[part.index.to_numpy()] = np.asarray(on_core, dtype=bool) | partial
+        partial = part.tuner.isin([t for t in covers if not core <= covers[t]])
+        keep[part.index] = problems(part).isin(core) | partial
     return results[keep]
 
 
@@ -535,12 +539,11 @@ def findings(results: pd.DataFrame) -> list[str]:
     problems only, so no ranking mixes problem sets.
     """
     out = []
-    results = results.reset_index(drop=True)  # merged runs repeat index labels
     for (setting, family), part in results.groupby(["setting", "family"], sort=False):
         core, covers = tuner_problems(part)
         # set apart: tuners that missed part of the core, and those that ran beyond it
         partial = [t for t in covers if covers[t] != core and t != "default"]
-        keys = pd.Series(list(zip(part.network, part.n, part.seed)), index=part.index)
+        keys = problems(part)
         ranked = [t for t in covers if core <= covers[t]]
         main = summarise(part[keys.isin(core) & part.tuner.isin(ranked)])
         tuned = main[main.tuner != "default"].sort_values("change", ascending=False)
@@ -626,7 +629,7 @@ def _left_out(results: pd.DataFrame, runs: list) -> list[str]:
 
 
 def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -> str:
-    results = _order(results).reset_index(drop=True)  # merged runs repeat index labels
+    results = _order(results)
     summary = summarise(comparable(results))
     networks = sorted(results["network"].unique())
     seeds = sorted(results["seed"].unique())
@@ -639,8 +642,7 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
     coverage = []
     for (setting, family), part in results.groupby(["setting", "family"], sort=False):
         core, covers = tuner_problems(part)
-        on_core = part[pd.Series(list(zip(part.network, part.n, part.seed)), index=part.index)
-                       .isin(core)]  # fmt: skip
+        on_core = part[problems(part).isin(core)]
         sizes = " and ".join(f"{v:,}" for v in sorted(on_core.n.unique()))
         nets = sorted(on_core.network.unique())
         missing = sorted(set(networks) - set(nets))
@@ -887,7 +889,10 @@ def main() -> None:
             cols = [*keys, "tuner"]
             done = set(map(tuple, results[cols].to_numpy().tolist())) if len(results) else set()
             again = [tuple(k) in done for k in earlier[cols].to_numpy().tolist()]
-            results = pd.concat([earlier[~pd.Series(again, index=earlier.index)], results])
+            # one index label per row: the page's per-learner masks assign by label
+            results = pd.concat(
+                [earlier[~pd.Series(again, index=earlier.index)], results], ignore_index=True
+            )
         run = {
             "command": command.strip(),
             "minutes": (time.perf_counter() - start) / 60,
