@@ -424,7 +424,12 @@ def figure(curves: list[dict], path: Path) -> None:
             xs = [(v - 1) / top for v in values]
             label = f"normalised gamma = (P - 1) / {top:g}"
         ax.plot(xs, curve["f1"], marker="o", color="#333333", label="F1 of the configuration")
-        for (tuner, value), (color, style) in zip(curve["marks"].items(), styles):
+        # The common scores keep one look in every panel; the setting's own scorer
+        # (Algorithm 2 or the authors' scorer) takes the next free one.
+        fixed = {"OTSL (common BIC)": styles[0], "OTSL (common AIC)": styles[1]}
+        free = iter(styles[2:])
+        for tuner, value in curve["marks"].items():
+            color, style = fixed[tuner] if tuner in fixed else next(free)
             k = values.index(value)
             ax.axvline(xs[k], color=color, linestyle=style, label=f"{tuner}'s choice")
         ax.set_xlabel(label)
