@@ -415,6 +415,9 @@ def figure(curves: list[dict], path: Path) -> None:
         rows, columns, figsize=(5.2 * columns, 3.8 * rows), squeeze=False
     )  # fmt: skip
     styles = [("#c92a2a", "--"), ("#1864ab", ":"), ("#2b8a3e", "-."), ("#e67700", (0, (1, 3)))]
+    # The common scores keep one look in every panel; the setting's own scorer
+    # (Algorithm 2 or the authors' scorer) takes the next free one.
+    fixed = dict(zip(COMMON, styles))
     for ax, curve in zip(axes.flat, curves):
         top, values = curve["top"], curve["values"]
         if curve["penalty"] == "criterion__gamma":
@@ -424,10 +427,7 @@ def figure(curves: list[dict], path: Path) -> None:
             xs = [(v - 1) / top for v in values]
             label = f"normalised gamma = (P - 1) / {top:g}"
         ax.plot(xs, curve["f1"], marker="o", color="#333333", label="F1 of the configuration")
-        # The common scores keep one look in every panel; the setting's own scorer
-        # (Algorithm 2 or the authors' scorer) takes the next free one.
-        fixed = {"OTSL (common BIC)": styles[0], "OTSL (common AIC)": styles[1]}
-        free = iter(styles[2:])
+        free = iter(styles[len(fixed) :])
         for tuner, value in curve["marks"].items():
             color, style = fixed[tuner] if tuner in fixed else next(free)
             k = values.index(value)
