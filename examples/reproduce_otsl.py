@@ -633,6 +633,11 @@ def _left_out(results: pd.DataFrame, runs: list) -> list[str]:
     ]
 
 
+def _seeds(seeds) -> str:
+    """'seed 0' or 'seeds 0, 1, 2'."""
+    return f"seed{'s' * (len(seeds) > 1)} " + ", ".join(str(s) for s in seeds)
+
+
 def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -> str:
     results = _order(results)
     summary = summarise(comparable(results))
@@ -663,8 +668,7 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
                 if not got:
                     short.append(f"{net} n = {size:,}")
                 elif got != family_seeds:
-                    seeds_here = ", ".join(map(str, got))
-                    thin.append(f"{net} n = {size:,} with seed{'s' * (len(got) > 1)} {seeds_here}")
+                    thin.append(f"{net} n = {size:,} with {_seeds(got)}")
         # tuners run on fewer problems than the others (e.g. OCT, the slowest, added later),
         # or beyond them (OCT alone on a network too slow for the other tuners)
         partial = []
@@ -677,8 +681,7 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
                 partial.append(
                     f"{tuner} only at n = "
                     + " and ".join(f"{v:,}" for v in sorted(inside.n.unique()))
-                    + ", seeds "
-                    + ", ".join(str(s) for s in sorted(inside.seed.unique()))
+                    + f", {_seeds(sorted(inside.seed.unique()))}"
                     + (f", without {', '.join(absent)}" if absent else "")
                 )
             beyond = tpart[~tpart.network.isin(nets)]
@@ -686,13 +689,10 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
                 partial.append(
                     f"{tuner} also on {', '.join(sorted(beyond.network.unique()))} (n = "
                     + " and ".join(f"{v:,}" for v in sorted(beyond.n.unique()))
-                    + ", seeds "
-                    + ", ".join(str(s) for s in sorted(beyond.seed.unique()))
-                    + ")"
+                    + f", {_seeds(sorted(beyond.seed.unique()))})"
                 )
         coverage.append(
-            f"{family} ({SETTING_TITLE[setting]}): n = {sizes}, seeds "
-            f"{', '.join(str(s) for s in family_seeds)}"
+            f"{family} ({SETTING_TITLE[setting]}): n = {sizes}, {_seeds(family_seeds)}"
             + (f", without {', '.join(missing + short)}" if missing or short else "")
             + (f", and only {', '.join(thin)}" if thin else "")
             + (f" ({'; '.join(partial)})" if partial else "")

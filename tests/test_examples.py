@@ -260,7 +260,7 @@ def test_otsl_tuner_run_beyond_the_others_is_compared_on_shared_problems_in_the_
     # on all three of OCT's problems: 1.1 / 3 against the default's 1.1 / 3 -> no change
     assert "On the 3 problems OCT was run on (2 seeds), OCT changes F1 by +0.0%" in text
     page = script.markdown(results, types_namespace(), None, [])
-    assert "without hepar2" in page and "(OCT also on hepar2 (n = 1,000, seeds 0))" in page
+    assert "without hepar2" in page and "(OCT also on hepar2 (n = 1,000, seed 0))" in page
 
 
 def types_namespace():
