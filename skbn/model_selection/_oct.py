@@ -67,6 +67,11 @@ def _mi_discrete_rows(y: np.ndarray, yhat: np.ndarray) -> np.ndarray:
         ).reshape(yhat.shape[0], r, k)
         / n
     )
+    return _mi_of_joints(joint)
+
+
+def _mi_of_joints(joint: np.ndarray) -> np.ndarray:
+    """Mutual information (nats) of each joint distribution ``joint[m]`` of shape (r, k)."""
     py = joint.sum(axis=2, keepdims=True)
     ph = joint.sum(axis=1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -74,13 +79,15 @@ def _mi_discrete_rows(y: np.ndarray, yhat: np.ndarray) -> np.ndarray:
     return terms.sum(axis=(1, 2))
 
 
-def _mi_discrete_swapped(y: np.ndarray, a: np.ndarray, b: np.ndarray, swaps) -> np.ndarray:
-    """``_mi_discrete_rows(y, np.where(swaps, b, a))`` without building the swapped rows.
+def _mi_discrete_swapped(y: np.ndarray, a: np.ndarray, b: np.ndarray, swaps):
+    """``_mi_discrete_rows`` of ``np.where(swaps, b, a)`` and of ``np.where(swaps, a, b)``.
 
-    A swapped row's joint table is the table of ``(y, a)`` plus, for every swapped position,
-    the indicator of ``(y, b)`` minus that of ``(y, a)``; one matrix product gives all the
-    tables at once. ``swaps`` is the float32 0/1 matrix of shape ``(n_permutations, n)``; the
-    counts are whole numbers below 2**24 in float32, so they are exact.
+    Neither set of swapped rows is built. A swapped row's joint table is the table of
+    ``(y, a)`` plus, at every swapped position, the indicator of ``(y, b)`` minus that of
+    ``(y, a)``; the reverse swap subtracts the same difference from the table of ``(y, b)``.
+    One matrix product gives the differences for all rows at once. ``swaps`` is the float32
+    0/1 matrix of shape ``(n_permutations, n)``; the counts are whole numbers below 2**24 in
+    float32, so they are exact.
     """
     n = y.shape[0]
     r = int(y.max()) + 1
@@ -90,13 +97,12 @@ def _mi_discrete_swapped(y: np.ndarray, a: np.ndarray, b: np.ndarray, swaps) -> 
     with_b = np.zeros((n, r * k), dtype=np.float32)
     with_a[rows, y * k + a] = 1.0
     with_b[rows, y * k + b] = 1.0
-    counts = with_a.sum(axis=0) + swaps @ (with_b - with_a)
-    joint = np.rint(counts).astype(np.float64).reshape(-1, r, k) / n
-    py = joint.sum(axis=2, keepdims=True)
-    ph = joint.sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(joint > 0, joint * np.log(joint / (py * ph)), 0.0)
-    return terms.sum(axis=(1, 2))
+    moved = swaps @ (with_b - with_a)
+
+    def mi(counts):
+        return _mi_of_joints(np.rint(counts).astype(np.float64).reshape(-1, r, k) / n)
+
+    return mi(with_a.sum(axis=0) + moved), mi(with_b.sum(axis=0) - moved)
 
 
 def _mi_gaussian_rows(y: np.ndarray, yhat: np.ndarray) -> np.ndarray:
@@ -365,9 +371,11 @@ class OCTSearchCV(BaseEstimator):
             for v in range(p):
                 a, b = pooled[best, v], pooled[c, v]
                 if by_product:
-                    y, ai, bi = codes_y[:, v], a.astype(np.int64), b.astype(np.int64)
-                    t_best += _mi_discrete_swapped(y, ai, bi, swap_matrix)
-                    t_cur += _mi_discrete_swapped(y, bi, ai, swap_matrix)
+                    to_best, to_cur = _mi_discrete_swapped(
+                        codes_y[:, v], a.astype(np.int64), b.astype(np.int64), swap_matrix
+                    )
+                    t_best += to_best
+                    t_cur += to_cur
                     continue
                 t_best += score(best, v, np.where(swaps, b, a))
                 t_cur += score(c, v, np.where(swaps, a, b))
