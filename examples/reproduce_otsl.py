@@ -677,10 +677,19 @@ def markdown(results: pd.DataFrame, args, figure_name: str | None, runs: list) -
                 continue
             if not core <= covers[tuner]:
                 inside = tpart[tpart.network.isin(nets)]
-                absent = sorted(set(nets) - set(inside.network))
+                present = sorted(set(inside.network))
+                absent = sorted(set(nets) - set(present))
+                # a size the tuner reached on some of its networks only (an interrupted run)
+                # names them, so that no size claims more problems than were run
+                at_sizes = []
+                for size in sorted(inside.n.unique()):
+                    got = sorted(inside[inside.n == size].network.unique())
+                    at_sizes.append(
+                        f"{size:,}" + ("" if got == present else f" (on {', '.join(got)})")
+                    )
                 partial.append(
                     f"{tuner} only at n = "
-                    + " and ".join(f"{v:,}" for v in sorted(inside.n.unique()))
+                    + " and ".join(at_sizes)
                     + f", {_seeds(sorted(inside.seed.unique()))}"
                     + (f", without {', '.join(absent)}" if absent else "")
                 )

@@ -263,6 +263,29 @@ def test_otsl_tuner_run_beyond_the_others_is_compared_on_shared_problems_in_the_
     assert "without hepar2" in page and "(OCT also on hepar2 (n = 1,000, seed 0))" in page
 
 
+def test_otsl_page_names_the_networks_of_a_size_a_tuner_reached_on_some_only():
+    import pandas as pd
+
+    script = _load_script("reproduce_otsl")
+    # the default and StARS on two networks at two sizes; OCT at n = 10,000 on asia only
+    # (a run stopped after its first network)
+    problems = [(net, n, 0) for n in (1000, 10000) for net in ("alarm", "asia")]
+    covered = {"default": problems, "StARS": problems, "OCT": problems[:2] + [problems[3]]}
+    rows = [
+        dict(setting="paper", family="FGES", network=net, n=n, seed=seed, tuner=tuner,
+             f1=0.5, shd=0, seconds=0.0, chosen="", finite="")
+        for tuner, cover in covered.items()
+        for (net, n, seed) in cover
+    ]  # fmt: skip
+    page = script.markdown(pd.DataFrame(rows), types_namespace(), None, [])
+    coverage = page.split("Problems:")[1].split("\n")[0]
+    assert "(OCT only at n = 1,000 and 10,000 (on asia), seed 0)" in coverage
+    # a tuner with every network at each of its sizes names no networks
+    rows = [r for r in rows if not (r["tuner"] == "OCT" and r["n"] == 10000)]
+    page = script.markdown(pd.DataFrame(rows), types_namespace(), None, [])
+    assert "(OCT only at n = 1,000, seed 0)" in page
+
+
 def types_namespace():
     import types
 
