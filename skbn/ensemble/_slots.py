@@ -187,8 +187,16 @@ class SlotRunner:
 
     # -- reading the shared state ------------------------------------------------------------
     def _step_trials(self, step: int) -> list[FrozenTrial]:
+        return self._claims(self.study, step)
+
+    @staticmethod
+    def _claims(study, step: int) -> list[FrozenTrial]:
+        # a trial claims a slot once both attributes are written; one whose worker died
+        # between the two writes claims nothing (and is failed once its heartbeat is stale)
         return [
-            t for t in self.study.get_trials(deepcopy=False) if t.user_attrs.get(STEP_ATTR) == step
+            t
+            for t in study.get_trials(deepcopy=False)
+            if t.user_attrs.get(STEP_ATTR) == step and SLOT_ATTR in t.user_attrs
         ]
 
     @staticmethod
@@ -206,10 +214,7 @@ class SlotRunner:
     @classmethod
     def completed_in(cls, study, step: int) -> dict[int, FrozenTrial]:
         """As :meth:`completed`, for any study."""
-        trials = [
-            t for t in study.get_trials(deepcopy=False) if t.user_attrs.get(STEP_ATTR) == step
-        ]
-        return cls._by_slot(trials, (TrialState.COMPLETE,))
+        return cls._by_slot(cls._claims(study, step), (TrialState.COMPLETE,))
 
     # -- proposing ---------------------------------------------------------------------------
     def _propose(self, step: int, slot: int, history: list[FrozenTrial]):
@@ -269,6 +274,11 @@ class SlotRunner:
             # the heartbeat is recorded by _Heartbeat below, not by Study.optimize
             warnings.filterwarnings("ignore", "Heartbeat of storage", UserWarning)
             trial = self.study.ask(fixed_distributions=distributions)
+        # the heartbeat goes in before the claim: Optuna fails only trials that have one, so a
+        # worker killed after claiming a slot but before its first beat would hold the slot
+        # for ever and every other worker would wait on it
+        if _heartbeat_enabled(self.storage):
+            self.storage.record_heartbeat(trial._trial_id)
         trial.set_user_attr(STEP_ATTR, step)
         trial.set_user_attr(SLOT_ATTR, slot)
         # two workers may claim the same slot at once: the later trial gives way
