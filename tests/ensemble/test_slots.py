@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The slot protocol of shared Optuna studies: a dead worker must not hold a slot for ever."""
 
 import time
