@@ -271,7 +271,7 @@ class SlotRunner:
         params, distributions = self._propose(step, slot, history)
         self._fixed.params = params
         with warnings.catch_warnings():
-            # the heartbeat is recorded by _Heartbeat below, not by Study.optimize
+            # the heartbeat is recorded here and by _Heartbeat below, not by Study.optimize
             warnings.filterwarnings("ignore", "Heartbeat of storage", UserWarning)
             trial = self.study.ask(fixed_distributions=distributions)
         # the heartbeat goes in before the claim: Optuna fails only trials that have one, so a
