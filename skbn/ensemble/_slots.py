@@ -186,9 +186,6 @@ class SlotRunner:
         study.sampler = self._fixed
 
     # -- reading the shared state ------------------------------------------------------------
-    def _step_trials(self, step: int) -> list[FrozenTrial]:
-        return self._claims(self.study, step)
-
     @staticmethod
     def _claims(study, step: int) -> list[FrozenTrial]:
         # a trial claims a slot once both attributes are written; one whose worker died
@@ -246,7 +243,7 @@ class SlotRunner:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
                     optuna.storages.fail_stale_trials(self.study)
-            trials = self._step_trials(step)
+            trials = self._claims(self.study, step)
             done = self._by_slot(trials, (TrialState.COMPLETE,))
             if len(done) >= n_slots:
                 return done
@@ -284,7 +281,7 @@ class SlotRunner:
         # two workers may claim the same slot at once: the later trial gives way
         rivals = [
             t
-            for t in self._step_trials(step)
+            for t in self._claims(self.study, step)
             if t.user_attrs.get(SLOT_ATTR) == slot
             and t.number < trial.number
             and t.state in (TrialState.RUNNING, TrialState.COMPLETE)
