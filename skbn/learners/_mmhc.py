@@ -16,8 +16,9 @@ from skbn.graph._convert import to_adjacency
 from skbn.learners._hill_climb import HillClimb
 from skbn.learners._pc import _name_order
 from skbn.scores import Score
+from skbn.utils._memory import check_memory, data_key
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
-from skbn.utils._param_validation import Interval
+from skbn.utils._param_validation import HasMethods, Interval
 
 __all__ = ["MMHC", "mmpc"]
 
@@ -91,6 +92,32 @@ def mmpc(tests, target: int, p: int, log_alpha: float, max_cond_size, rank, poss
     return set(cpc)
 
 
+def _skeleton(key, data, ci_test, alpha, max_cond_size, possible, n_jobs):
+    """MMPC for every variable, then the symmetry correction: the pairs the search may use.
+
+    Depends on the data (``key`` stands for ``data`` in a cache), the test and its level only,
+    not on the score: a grid over the score's parameters runs it once per data set when
+    MMHC has a ``memory``. Returns the symmetric boolean matrix and the number of distinct
+    tests run.
+    """
+    tests = _Tests(ci_test.bind(data))
+    p = data.n_features
+    rank = _name_order(data.names)
+    log_alpha = math.log(alpha)
+
+    def run(target):
+        return mmpc(tests, target, p, log_alpha, max_cond_size, rank, possible)
+
+    # the threads share the test cache; results are per target, so order does not matter
+    pcs = parallel_map(run, range(p), n_jobs=n_jobs, prefer="threads")
+    allowed = np.zeros((p, p), dtype=bool)
+    for t in range(p):
+        for x in pcs[t]:
+            if t in pcs[x]:
+                allowed[x, t] = allowed[t, x] = True
+    return allowed, len(tests.cache)
+
+
 class MMHC(BaseStructureLearner):
     """Max-min hill climbing (Tsamardinos, Brown & Aliferis 2006).
 
@@ -122,6 +149,13 @@ class MMHC(BaseStructureLearner):
         Background-knowledge order: no arc from a later tier to an earlier one.
         MMPC never considers a pair with neither arc allowed; a required arc is added to the
         skeleton and kept by the search.
+    memory : str, joblib.Memory or None, default=None
+        Where to cache the MMPC skeleton (a directory, or an object with joblib's ``cache``
+        interface), as scikit-learn's ``Pipeline(memory=...)``. The skeleton depends on the
+        data, ``ci_test``, ``alpha``, ``max_cond_size`` and the allowed pairs, not on the
+        score, so a search over ``criterion``'s parameters on one data set (each resample of
+        :class:`~skbn.model_selection.OTSLSearchCV`, say) runs MMPC once per data set and
+        ``alpha`` instead of once per configuration. None caches nothing.
     n_jobs : int, default=None
         Threads running MMPC for different variables; the result does not depend on it.
     random_state : int, RandomState instance or None, default=None
@@ -136,7 +170,7 @@ class MMHC(BaseStructureLearner):
         The MMPC skeleton (pairs of names) the search was restricted to.
     score_ : float
     n_tests_ : int
-        Distinct CI tests run.
+        Distinct CI tests run (read from the cache, with ``memory``, when MMPC did not run).
     parameters_ : object
 
     References
@@ -164,6 +198,7 @@ class MMHC(BaseStructureLearner):
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "max_indegree": [Interval(Integral, 0, None, closed="left"), None],
         **CONSTRAINT_PARAMETERS,
+        "memory": [str, HasMethods("cache"), None],
         "n_jobs": N_JOBS_CONSTRAINT,
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -182,6 +217,7 @@ class MMHC(BaseStructureLearner):
         forbidden_edges=None,
         required_edges=None,
         tiers=None,
+        memory=None,
         n_jobs: int | None = None,
         random_state=None,
         verbose: int = 0,
@@ -196,33 +232,28 @@ class MMHC(BaseStructureLearner):
         self.forbidden_edges = forbidden_edges
         self.required_edges = required_edges
         self.tiers = tiers
+        self.memory = memory
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
 
     def _learn(self, data, constraints):
-        tests = _Tests(self._resolve_family("ci_test", data).bind(data))
         possible = None if constraints.is_empty else constraints.allowed_pairs
-        p = data.n_features
-        rank = _name_order(data.names)
-        log_alpha = math.log(self.alpha)
-
-        def run(target):
-            return mmpc(tests, target, p, log_alpha, self.max_cond_size, rank, possible)
-
-        # the threads share the test cache; results are per target, so order does not matter
-        pcs = parallel_map(run, range(p), n_jobs=self.n_jobs, prefer="threads")
-        allowed = np.zeros((p, p), dtype=bool)
-        for t in range(p):
-            for x in pcs[t]:
-                if t in pcs[x]:
-                    allowed[x, t] = allowed[t, x] = True
-        allowed |= constraints.required | constraints.required.T
+        skeleton = check_memory(self.memory).cache(_skeleton, ignore=["data", "n_jobs"])
+        allowed, self.n_tests_ = skeleton(
+            data_key(data),
+            data,
+            self._resolve_family("ci_test", data),
+            self.alpha,
+            self.max_cond_size,
+            possible,
+            self.n_jobs,
+        )
+        allowed = allowed | constraints.required | constraints.required.T
         names = data.names
         self.skeleton_ = {
             frozenset((names[i], names[j])) for i, j in zip(*np.nonzero(allowed)) if i < j
         }
-        self.n_tests_ = len(tests.cache)
         if self.verbose:
             print(f"MMHC: {len(self.skeleton_)} candidate edges after {self.n_tests_} tests")
         hc = HillClimb(

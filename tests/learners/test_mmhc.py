@@ -7,7 +7,7 @@ from skbn.datasets import load_network, make_erdos_renyi_dag, make_problem
 from skbn.graph import skeleton
 from skbn.learners import MMHC
 from skbn.metrics import f1_adjacency
-from skbn.scores import BDeu, GaussianBIC
+from skbn.scores import EBIC, BDeu, GaussianBIC
 from skbn.utils.testing import d_separation_oracle
 
 
@@ -61,3 +61,46 @@ def test_test_and_score_of_different_kinds_are_refused():
     X = load_network("asia").sample(100, random_state=0)
     with pytest.raises(ValueError, match="different kinds of data"):
         MMHC(ChiSquare(), GaussianBIC()).fit(X)
+
+
+def _cache_entries(location) -> list:
+    """The skeletons a joblib cache directory holds (one folder per distinct call)."""
+    return sorted(p.parent.name for p in location.rglob("output.pkl"))
+
+
+def test_memory_runs_mmpc_once_per_data_and_level_and_changes_nothing(tmp_path):
+    X = load_network("alarm").sample(1000, random_state=0)
+    for gamma in (0.0, 2.0):
+        cached = MMHC(criterion=EBIC(gamma=gamma), memory=str(tmp_path)).fit(X)
+        plain = MMHC(criterion=EBIC(gamma=gamma)).fit(X)
+        assert cached.skeleton_ == plain.skeleton_
+        assert cached.n_tests_ == plain.n_tests_
+        assert set(cached.graph_.edges) == set(plain.graph_.edges)
+    # the two scores shared one skeleton; another level or other rows need their own
+    assert len(_cache_entries(tmp_path)) == 1
+    MMHC(memory=str(tmp_path), alpha=0.01).fit(X)
+    assert len(_cache_entries(tmp_path)) == 2
+    MMHC(memory=str(tmp_path)).fit(X.iloc[::-1])
+    assert len(_cache_entries(tmp_path)) == 3
+
+
+def test_memory_key_ignores_what_earlier_work_filled_in(tmp_path):
+    from joblib import hash as joblib_hash
+
+    from skbn.data import check_data
+    from skbn.utils._memory import data_key
+
+    def key(data):
+        return joblib_hash(data_key(data))  # what the cache compares
+
+    X = load_network("asia").sample(300, random_state=0)
+    fresh, used = check_data(X), check_data(X)
+    _ = used.observed, used.has_missing  # cached properties, filled on demand
+    assert key(fresh) == key(used)
+    assert key(fresh) != key(check_data(X.iloc[1:]))
+
+
+def test_memory_that_is_not_a_cache_is_refused_before_any_work():
+    X = load_network("asia").sample(100, random_state=0)
+    with pytest.raises(ValueError, match="'memory' parameter of MMHC"):
+        MMHC(memory=3).fit(X)
