@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Every example script runs, with small settings where it has them, from a scratch directory."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -554,8 +555,19 @@ def test_autosle_budget_counts_the_least_penalised_members_clusters(tmp_path):
     assert script.kept_share(kept, "fges-2") == 3 / 7
     assert script.kept_share(kept, "fges-9") == 0.0
     # the studies of different budgets and seeds never share a name (they would resume)
-    names = {script.study_name(p, 1000, s) for p in (5, 10, 20) for s in (0, 1)}
-    assert len(names) == 6
+    names = {
+        script.study_name(p, 1000, s, c)
+        for p in (5, 10, 20)
+        for s in (0, 1)
+        for c in ("best", "selected")
+    }
+    assert len(names) == 12
+    # the paper's credit keeps the names and keys of the runs saved before credits existed
+    assert script.study_name(20, 1000, 0) == "autosle-disjoint-p20-n1000-s0"
+    for credit in ("best", "selected"):
+        key = script.run_key(1000, 20, 1, credit)
+        assert script._run_key(key) == (1000, 20, 1) and script._credit(key) == credit
+    assert script.run_key(1000, 20, 1) == "1000/20/1"
     result = subprocess.run(
         [sys.executable, EXAMPLES / "benchmarks" / "autosle_budget.py",
          "--train-networks", "water", "child", "--out", tmp_path / "x.md"],
@@ -563,3 +575,29 @@ def test_autosle_budget_counts_the_least_penalised_members_clusters(tmp_path):
     )  # fmt: skip
     assert result.returncode != 0 and "['child']" in result.stderr
     assert not (tmp_path / "x.csv").exists()
+
+
+def test_autosle_budget_rebuilds_a_runs_members_from_its_json():
+    """The EBIC column of earlier runs rests on members rebuilt from the saved text."""
+    from skbn.learners import FGES, PCStable
+
+    script = _load_script_at(EXAMPLES / "benchmarks" / "autosle_budget.py")
+    learned = [
+        ("fges-0", FGES("bic", penalty_discount=2.643521716712856, max_degree=975)),
+        ("pc_stable-1", PCStable(alpha=0.07608924236298537, max_cond_size=2)),
+        ("fges-2", FGES("bic", penalty_discount=1.19, max_degree=12, faithfulness=True)),
+    ]
+    saved = json.loads(
+        json.dumps(script.saved_members([(n, est.get_params()) for n, est in learned]))
+    )
+    rebuilt = script.rebuild(saved)
+    assert [n for n, _ in rebuilt.estimators] == [n for n, _ in learned]
+    for (_, got), (_, want) in zip(rebuilt.estimators, learned):
+        assert type(got) is type(want) and got.get_params() == want.get_params()
+    # on skbn's default score only the FGES criterion changes; the discount stays
+    ebic = script.with_default_score(rebuilt)
+    for (_, got), (_, want) in zip(ebic.estimators, learned):
+        expected = want.get_params()
+        if isinstance(want, FGES):
+            expected["criterion"] = None
+        assert got.get_params() == expected

@@ -6,8 +6,15 @@ Table V test networks. This script trains one ensemble per training budget (numb
 problems) and per training seed (which problems are drawn, and the sampler's seed), always with
 the paper's credit and Gaussian BIC, then runs every learned ensemble, and its first member
 alone, inside ``PEFLearner`` on the same Table V problems beside the paper's learned ensemble.
+Each learned ensemble (and the paper's) also runs with its FGES members on skbn's default
+Gaussian score, EBIC with gamma = 1 times the same penalty discount, rebuilt from the members
+saved in the JSON, so runs of earlier invocations get that column without retraining.
 The page reports, per budget, the mean and spread over training seeds, and how often the
 clusters kept the output of the ensemble's least-penalised FGES member.
+
+With ``--credits best selected`` each run is trained a second time with skbn's
+``credit="selected"`` (each problem credits the member Gaussian BIC would pick), and the page
+compares the two credits run by run.
 
 The studies live in SQLite and resume; ``--merge`` keeps the test rows of an earlier run, so a
 budget or a seed can be added without rerunning the rest.
@@ -34,16 +41,33 @@ from skbn.ensemble import AutoSLEEnsemble, StructureLearningEnsemble, default_se
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from autosle_training import DISJOINT  # noqa: E402
+from autosle_training import DISJOINT, member, with_default_score  # noqa: E402
 from reproduce_autosle import evaluate, study_summary  # noqa: E402
 
-PAPER = "P/SLE(paper)"
-ALL, FIRST = "all members", "first member"
+PAPER, PAPER_EBIC = "P/SLE(paper)", "P/SLE(paper), EBIC"
+ALL, FIRST, ALL_EBIC = "all members", "first member", "all members, EBIC"
+SELECTED = 'all members, credit="selected"'
 
 
-def study_name(problems: int, max_nodes: int, seed: int) -> str:
-    """The SQLite study of one training run (budget, largest size, seed)."""
-    return f"autosle-disjoint-p{problems}-n{max_nodes}-s{seed}"
+def study_name(problems: int, max_nodes: int, seed: int, credit: str = "best") -> str:
+    """The SQLite study of one training run (budget, largest size, seed, credit)."""
+    suffix = "" if credit == "best" else f"-{credit}"
+    return f"autosle-disjoint-p{problems}-n{max_nodes}-s{seed}{suffix}"
+
+
+def run_key(max_nodes: int, budget: int, seed: int, credit: str = "best") -> str:
+    """The JSON key of one training run; the paper's credit keeps the plain key."""
+    return f"{max_nodes}/{budget}/{seed}" + ("" if credit == "best" else f"/{credit}")
+
+
+def saved_members(members: list[tuple[str, dict]]) -> list[list]:
+    """Members as the JSON keeps them: each parameter value as text."""
+    return [[n, {k: str(v) for k, v in p.items()}] for n, p in members]
+
+
+def rebuild(saved: list[list]) -> StructureLearningEnsemble:
+    """The ensemble of a training run from its members as the JSON keeps them."""
+    return StructureLearningEnsemble([(n, member(n, p)) for n, p in saved])
 
 
 def least_penalised(members: list[tuple[str, dict]]) -> str | None:
@@ -60,8 +84,8 @@ def kept_share(kept: pd.Series, name: str | None) -> float:
     return sum(k == name for k in clusters) / len(clusters)
 
 
-def train(args, problems: int, max_nodes: int, seed: int) -> dict:
-    """One Auto-SLE study with the paper's credit; its members, gains, Q, time and sizes."""
+def train(args, problems: int, max_nodes: int, seed: int, credit: str = "best") -> dict:
+    """One Auto-SLE study; its members, gains, Q, time and sizes."""
     data = make_training_problems(
         problems,
         networks=args.train_networks,
@@ -76,9 +100,9 @@ def train(args, problems: int, max_nodes: int, seed: int) -> dict:
         ensemble_size=args.ensemble_size,
         n_trials=args.trials,
         problems=data,
-        credit="best",
+        credit=credit,
         storage=args.storage,
-        study_name=study_name(problems, max_nodes, seed),
+        study_name=study_name(problems, max_nodes, seed, credit),
         n_jobs=args.jobs,
         random_state=seed,
         verbose=1,
@@ -97,7 +121,13 @@ def train(args, problems: int, max_nodes: int, seed: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budgets", nargs="+", type=int, default=[5, 10, 20])
-    parser.add_argument("--train-seeds", nargs="+", type=int, default=[0, 1])
+    parser.add_argument(
+        "--train-seeds",
+        nargs="*",
+        type=int,
+        default=[0, 1],
+        help="training seeds; none trains nothing and only tests the runs the JSON holds",
+    )
     parser.add_argument("--train-networks", nargs="+", default=list(DISJOINT))
     parser.add_argument(
         "--train-max-nodes",
@@ -107,6 +137,13 @@ def main() -> None:
         help="largest training problem size(s); each is crossed with every budget",
     )
     parser.add_argument("--trials", type=int, default=20, help="trials per greedy step")
+    parser.add_argument(
+        "--credits",
+        nargs="+",
+        choices=["best", "selected"],
+        default=["best"],
+        help="the paper's credit (best) and/or skbn's selection credit; one study each",
+    )
     parser.add_argument("--ensemble-size", type=int, default=4)
     parser.add_argument("--test-seeds", type=int, default=1, help="test problems per network")
     parser.add_argument("--test-networks", nargs="+", default=list(TRAINING_NETWORKS))
@@ -135,22 +172,34 @@ def main() -> None:
     }
 
     ensembles = {(0, 0, -1, PAPER): StructureLearningEnsemble.from_paper()}
-    for max_nodes in args.train_max_nodes:
-        for budget in args.budgets:
-            for seed in args.train_seeds:
-                run = train(args, budget, max_nodes, seed)
-                print(f"{max_nodes}/{budget}/{seed}: {run['members']} {run['gains']}", flush=True)
-                auto = run.pop("auto")
-                ensembles[(max_nodes, budget, seed, ALL)] = auto.to_ensemble()
-                first_name, first = auto.members_[0]
-                ensembles[(max_nodes, budget, seed, FIRST)] = StructureLearningEnsemble(
-                    [(first_name, clone(first))]
-                )
-                runs[f"{max_nodes}/{budget}/{seed}"] = {
-                    **run,
-                    "members": [[n, {k: str(v) for k, v in p.items()}] for n, p in run["members"]],
-                    "trials": args.trials,
-                }
+    for credit in args.credits:
+        for max_nodes in args.train_max_nodes:
+            for budget in args.budgets:
+                for seed in args.train_seeds:
+                    run = train(args, budget, max_nodes, seed, credit)
+                    key = run_key(max_nodes, budget, seed, credit)
+                    print(f"{key}: {run['members']} {run['gains']}", flush=True)
+                    auto = run.pop("auto")
+                    if credit == "best":
+                        ensembles[(max_nodes, budget, seed, ALL)] = auto.to_ensemble()
+                        first_name, first = auto.members_[0]
+                        ensembles[(max_nodes, budget, seed, FIRST)] = StructureLearningEnsemble(
+                            [(first_name, clone(first))]
+                        )
+                    else:
+                        ensembles[(max_nodes, budget, seed, SELECTED)] = auto.to_ensemble()
+                    runs[key] = {
+                        **run,
+                        "members": saved_members(run["members"]),
+                        "trials": args.trials,
+                    }
+
+    # every run of the paper's credit, this invocation's or an earlier one's, on skbn's
+    # default Gaussian score
+    ensembles[(0, 0, -1, PAPER_EBIC)] = with_default_score(StructureLearningEnsemble.from_paper())
+    for key, run in runs.items():
+        if _credit(key) == "best":
+            ensembles[(*_run_key(key), ALL_EBIC)] = with_default_score(rebuild(run["members"]))
 
     for network in args.test_networks:
         for seed in range(args.test_seeds):
@@ -185,22 +234,32 @@ def _short(name: str, params: dict) -> str:
     return f"PC {params['alpha']:.2g}/{params['max_cond_size']}"
 
 
+def _credit(key: str) -> str:
+    """The credit of a ``runs`` key (see :func:`run_key`)."""
+    parts = key.split("/")
+    return parts[3] if len(parts) > 3 else "best"
+
+
 def _run_key(key: str) -> tuple[int, int, int]:
     """A ``runs`` key, ``"max_nodes/budget/seed"``, as numbers."""
-    max_nodes, budget, seed = map(int, key.split("/"))
+    max_nodes, budget, seed = map(int, key.split("/")[:3])
     return max_nodes, budget, seed
 
 
 def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
-    keys = sorted(map(_run_key, runs))
-    sizes = " ".join(map(str, sorted({k[0] for k in keys})))
-    budgets = " ".join(map(str, sorted({k[1] for k in keys})))
-    seeds = " ".join(map(str, sorted({k[2] for k in keys})))
+    keys = sorted(_run_key(k) for k in runs if _credit(k) == "best")
+    chosen = sorted(_run_key(k) for k in runs if _credit(k) == "selected")
+
+    def grid(ks):
+        return tuple(" ".join(map(str, sorted({k[i] for k in ks}))) for i in range(3))
+
+    sizes, budgets, seeds = grid(keys)
     group = ["max_nodes", "budget", "train_seed", "variant"]
     # per training run and variant: test means over the Table V problems
     per_run = frame.groupby(group)[["f1_adjacency", "f1_arrowhead"]].mean().reset_index()
     n_problems = frame[["network", "seed"]].drop_duplicates().shape[0]
     paper = per_run[per_run.variant == PAPER].iloc[0]
+    paper_ebic = per_run[per_run.variant == PAPER_EBIC]
 
     def pick(table, max_nodes, budget, variant, seed=None):
         mask = (table.max_nodes == max_nodes) & (table.budget == budget)
@@ -215,8 +274,14 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
         f"Regenerate with `python examples/benchmarks/autosle_budget.py --budgets {budgets} "
         f"--train-seeds {seeds} --train-max-nodes {sizes} --trials {args.trials} --jobs "
         f"{args.jobs} --out {args.out}` (studies kept in `{args.storage}`; they resume, and "
-        f"`--merge` keeps earlier test rows). Raw rows in "
-        f"`{args.out.with_suffix('.csv').name}`.",
+        f"`--merge` keeps earlier test rows)"
+        + (
+            ", then `... --credits selected --budgets {1} --train-seeds {2} --train-max-nodes "
+            "{0} --merge` for the selection credit".format(*grid(chosen))
+            if chosen
+            else ""
+        )
+        + f". Raw rows in `{args.out.with_suffix('.csv').name}`.",
         "",
         "Each training run draws its own problems from the networks disjoint from the test "
         f"networks ({', '.join(args.train_networks)}; problem k uses the k-th network, so "
@@ -228,6 +293,9 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
         "and the sampler. Every learned ensemble, and its first member alone, then runs "
         f"inside `PEFLearner` on the same {n_problems} Table V problems (~1,000 variables; "
         "each cluster's output picked by Gaussian BIC), beside the paper's learned ensemble. "
+        "The `EBIC` columns run the same ensembles (the paper's too) with their FGES members "
+        "on skbn's default Gaussian score instead, EBIC with gamma = 1 times the same "
+        "penalty discount; the output is still picked by Gaussian BIC. "
         "The paper trained with far more (100 problems, SMAC for 12 h per step); these are "
         "budgets a 2-core machine runs in about an hour, to show the direction.",
         "",
@@ -235,14 +303,14 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
         "",
         "| largest size | budget | training seed | training sizes | members (FGES: penalty "
         "discount; PC: alpha/depth) | Q | trials (min) | all members | first member "
-        "| clusters kept by the least-penalised FGES |",
-        "|---:|---:|---:|---|---|---:|---:|---:|---:|---:|",
+        "| clusters kept by the least-penalised FGES | all members, EBIC |",
+        "|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for max_nodes, budget, seed in keys:
         run = runs[f"{max_nodes}/{budget}/{seed}"]
         members = [(n, {k: _parse(v) for k, v in p.items()}) for n, p in run["members"]]
         cells = {}
-        for variant in (ALL, FIRST):
+        for variant in (ALL, FIRST, ALL_EBIC):
             r = pick(per_run, max_nodes, budget, variant, seed)
             cells[variant] = (
                 f"{r.f1_adjacency.iloc[0]:.3f} / {r.f1_arrowhead.iloc[0]:.3f}" if len(r) else ""
@@ -253,7 +321,8 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
         lines.append(
             f"| {max_nodes} | {budget} | {seed} | {', '.join(map(str, run['sizes']))} | "
             f"{'; '.join(_short(n, p) for n, p in members)} | {run['quality']:.3f} | "
-            f"{run['seconds'] / 60:.1f} | {cells[ALL]} | {cells[FIRST]} | {share:.0%} |"
+            f"{run['seconds'] / 60:.1f} | {cells[ALL]} | {cells[FIRST]} | {share:.0%} | "
+            f"{cells[ALL_EBIC]} |"
         )
     lines += [
         "",
@@ -264,27 +333,88 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
         "## Per budget",
         "",
         "Mean ± standard deviation over the training seeds of the per-run means above; the "
-        "gaps are F1-adjacent minus P/SLE(paper)'s on the same problems.",
+        "gaps are F1-adjacent minus P/SLE(paper)'s on the same problems (on Gaussian BIC, the "
+        "paper's score, in every gap column).",
         "",
         "| largest size | budget | runs | all members, F1-adjacent | all members, "
         "F1-arrowhead | first member, F1-adjacent | first member, F1-arrowhead | gap, all "
-        "members | gap, first member |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "members | gap, first member | all members on EBIC, F1-adjacent | all members on "
+        "EBIC, F1-arrowhead | gap, all members on EBIC |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for max_nodes, budget in sorted({k[:2] for k in keys}):
         a = pick(per_run, max_nodes, budget, ALL)
         f = pick(per_run, max_nodes, budget, FIRST)
+        e = pick(per_run, max_nodes, budget, ALL_EBIC)
         lines.append(
             f"| {max_nodes} | {budget} | {len(a)} | {_mean_sd(a.f1_adjacency)} | "
             f"{_mean_sd(a.f1_arrowhead)} | {_mean_sd(f.f1_adjacency)} | "
             f"{_mean_sd(f.f1_arrowhead)} | {_mean_sd(a.f1_adjacency - paper.f1_adjacency)} | "
-            f"{_mean_sd(f.f1_adjacency - paper.f1_adjacency)} |"
+            f"{_mean_sd(f.f1_adjacency - paper.f1_adjacency)} | {_mean_sd(e.f1_adjacency)} | "
+            f"{_mean_sd(e.f1_arrowhead)} | {_mean_sd(e.f1_adjacency - paper.f1_adjacency)} |"
         )
     lines += [
         "",
         f"P/SLE(paper) on the same problems: {paper.f1_adjacency:.3f} / "
-        f"{paper.f1_arrowhead:.3f} (F1-adjacent / F1-arrowhead).",
+        f"{paper.f1_arrowhead:.3f} (F1-adjacent / F1-arrowhead)"
+        + (
+            f"; on EBIC: {paper_ebic.f1_adjacency.iloc[0]:.3f} / "
+            f"{paper_ebic.f1_arrowhead.iloc[0]:.3f}."
+            if len(paper_ebic)
+            else "."
+        ),
     ]
+    if chosen:
+        lines += [
+            "",
+            "## The selection credit",
+            "",
+            'The same training problems, seeds and trials with `credit="selected"` (skbn\'s '
+            "extension: each problem credits the member Gaussian BIC would pick, as the ensemble "
+            "does on new data), beside the paper's credit from the tables above. The difference "
+            "is in F1-adjacent, selection credit minus the paper's.",
+            "",
+            "| largest size | budget | training seed | members | Q | trials (min) | "
+            "credit selected | credit best | difference |",
+            "|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+        ]
+        diffs = {}
+        for max_nodes, budget, seed in chosen:
+            run = runs[run_key(max_nodes, budget, seed, "selected")]
+            members = [(n, {k: _parse(v) for k, v in p.items()}) for n, p in run["members"]]
+            sel = pick(per_run, max_nodes, budget, SELECTED, seed)
+            best = pick(per_run, max_nodes, budget, ALL, seed)
+            diff = (
+                sel.f1_adjacency.iloc[0] - best.f1_adjacency.iloc[0]
+                if len(sel) and len(best)
+                else float("nan")
+            )
+            diffs.setdefault((max_nodes, budget), []).append(diff)
+            cells = [
+                f"{r.f1_adjacency.iloc[0]:.3f} / {r.f1_arrowhead.iloc[0]:.3f}" if len(r) else ""
+                for r in (sel, best)
+            ]
+            lines.append(
+                f"| {max_nodes} | {budget} | {seed} | "
+                f"{'; '.join(_short(n, p) for n, p in members)} | {run['quality']:.3f} | "
+                f"{run['seconds'] / 60:.1f} | {cells[0]} | {cells[1]} | {diff:+.3f} |"
+            )
+        lines += [
+            "",
+            "| largest size | budget | runs | credit selected, F1-adjacent | credit best, "
+            "F1-adjacent | difference | gap to P/SLE(paper), credit selected |",
+            "|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for (max_nodes, budget), values in sorted(diffs.items()):
+            seeds_run = [k[2] for k in chosen if k[:2] == (max_nodes, budget)]
+            sel = pick(per_run, max_nodes, budget, SELECTED)
+            best = pick(per_run, max_nodes, budget, ALL)
+            best = best[best.train_seed.isin(seeds_run)]
+            lines.append(
+                f"| {max_nodes} | {budget} | {len(values)} | {_mean_sd(sel.f1_adjacency)} | "
+                f"{_mean_sd(best.f1_adjacency)} | {_mean_sd(pd.Series(values))} | "
+                f"{_mean_sd(sel.f1_adjacency - paper.f1_adjacency)} |"
+            )
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
