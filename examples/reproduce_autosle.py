@@ -240,7 +240,7 @@ def main() -> None:
     (out.with_suffix(".json")).write_text(
         json.dumps(
             {
-                "members": [[n, {k: str(v) for k, v in p.items()}] for n, p in members],
+                "members": saved_members(members),
                 "gains": auto.gains_,
                 "training_quality": auto.quality_,
                 "learn_seconds": learn_seconds,
@@ -272,6 +272,11 @@ def study_summary(auto) -> tuple[list, float]:
     """
     seconds = sum(t.duration.total_seconds() for t in auto.study_.trials if t.duration is not None)
     return [(name, est.get_params()) for name, est in auto.members_], seconds
+
+
+def saved_members(members: list[tuple[str, dict]]) -> list[list]:
+    """Members as the JSON files keep them: each parameter value as text."""
+    return [[n, {k: str(v) for k, v in p.items()}] for n, p in members]
 
 
 def _member_text(name, params) -> str:

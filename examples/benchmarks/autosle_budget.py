@@ -42,7 +42,7 @@ from skbn.ensemble import AutoSLEEnsemble, StructureLearningEnsemble, default_se
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from autosle_training import DISJOINT, member, with_default_score  # noqa: E402
-from reproduce_autosle import evaluate, study_summary  # noqa: E402
+from reproduce_autosle import evaluate, saved_members, study_summary  # noqa: E402
 
 PAPER, PAPER_EBIC = "P/SLE(paper)", "P/SLE(paper), EBIC"
 ALL, FIRST, ALL_EBIC = "all members", "first member", "all members, EBIC"
@@ -58,11 +58,6 @@ def study_name(problems: int, max_nodes: int, seed: int, credit: str = "best") -
 def run_key(max_nodes: int, budget: int, seed: int, credit: str = "best") -> str:
     """The JSON key of one training run; the paper's credit keeps the plain key."""
     return f"{max_nodes}/{budget}/{seed}" + ("" if credit == "best" else f"/{credit}")
-
-
-def saved_members(members: list[tuple[str, dict]]) -> list[list]:
-    """Members as the JSON keeps them: each parameter value as text."""
-    return [[n, {k: str(v) for k, v in p.items()}] for n, p in members]
 
 
 def rebuild(saved: list[list]) -> StructureLearningEnsemble:
@@ -307,14 +302,11 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
         "|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for max_nodes, budget, seed in keys:
-        run = runs[f"{max_nodes}/{budget}/{seed}"]
-        members = [(n, {k: _parse(v) for k, v in p.items()}) for n, p in run["members"]]
-        cells = {}
-        for variant in (ALL, FIRST, ALL_EBIC):
-            r = pick(per_run, max_nodes, budget, variant, seed)
-            cells[variant] = (
-                f"{r.f1_adjacency.iloc[0]:.3f} / {r.f1_arrowhead.iloc[0]:.3f}" if len(r) else ""
-            )
+        run = runs[run_key(max_nodes, budget, seed)]
+        members = _members(run)
+        cells = {
+            v: _cell(pick(per_run, max_nodes, budget, v, seed)) for v in (ALL, FIRST, ALL_EBIC)
+        }
         share = kept_share(
             pick(frame, max_nodes, budget, ALL, seed)["kept"], least_penalised(members)
         )
@@ -378,26 +370,25 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
             "credit selected | credit best | difference |",
             "|---:|---:|---:|---|---:|---:|---:|---:|---:|",
         ]
-        diffs = {}
+        # each selection-credit run beside the paper's-credit run of the same problems
+        paired = pd.merge(
+            per_run[per_run.variant == SELECTED],
+            per_run[per_run.variant == ALL],
+            on=["max_nodes", "budget", "train_seed"],
+            how="left",
+            suffixes=("", "_best"),
+        )
+        paired["diff"] = paired.f1_adjacency - paired.f1_adjacency_best
         for max_nodes, budget, seed in chosen:
             run = runs[run_key(max_nodes, budget, seed, "selected")]
-            members = [(n, {k: _parse(v) for k, v in p.items()}) for n, p in run["members"]]
             sel = pick(per_run, max_nodes, budget, SELECTED, seed)
             best = pick(per_run, max_nodes, budget, ALL, seed)
-            diff = (
-                sel.f1_adjacency.iloc[0] - best.f1_adjacency.iloc[0]
-                if len(sel) and len(best)
-                else float("nan")
-            )
-            diffs.setdefault((max_nodes, budget), []).append(diff)
-            cells = [
-                f"{r.f1_adjacency.iloc[0]:.3f} / {r.f1_arrowhead.iloc[0]:.3f}" if len(r) else ""
-                for r in (sel, best)
-            ]
+            diff = pick(paired, max_nodes, budget, SELECTED, seed)["diff"]
             lines.append(
                 f"| {max_nodes} | {budget} | {seed} | "
-                f"{'; '.join(_short(n, p) for n, p in members)} | {run['quality']:.3f} | "
-                f"{run['seconds'] / 60:.1f} | {cells[0]} | {cells[1]} | {diff:+.3f} |"
+                f"{'; '.join(_short(n, p) for n, p in _members(run))} | {run['quality']:.3f} | "
+                f"{run['seconds'] / 60:.1f} | {_cell(sel)} | {_cell(best)} | "
+                f"{diff.iloc[0] if len(diff) else float('nan'):+.3f} |"
             )
         lines += [
             "",
@@ -405,17 +396,26 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
             "F1-adjacent | difference | gap to P/SLE(paper), credit selected |",
             "|---:|---:|---:|---:|---:|---:|---:|",
         ]
-        for (max_nodes, budget), values in sorted(diffs.items()):
-            seeds_run = [k[2] for k in chosen if k[:2] == (max_nodes, budget)]
-            sel = pick(per_run, max_nodes, budget, SELECTED)
-            best = pick(per_run, max_nodes, budget, ALL)
-            best = best[best.train_seed.isin(seeds_run)]
+        for max_nodes, budget in sorted({k[:2] for k in chosen}):
+            g = paired[(paired.max_nodes == max_nodes) & (paired.budget == budget)]
             lines.append(
-                f"| {max_nodes} | {budget} | {len(values)} | {_mean_sd(sel.f1_adjacency)} | "
-                f"{_mean_sd(best.f1_adjacency)} | {_mean_sd(pd.Series(values))} | "
-                f"{_mean_sd(sel.f1_adjacency - paper.f1_adjacency)} |"
+                f"| {max_nodes} | {budget} | {len(g)} | {_mean_sd(g.f1_adjacency)} | "
+                f"{_mean_sd(g.f1_adjacency_best)} | {_mean_sd(g['diff'])} | "
+                f"{_mean_sd(g.f1_adjacency - paper.f1_adjacency)} |"
             )
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _members(run: dict) -> list[tuple[str, dict]]:
+    """A run's members as the JSON keeps them, with numbers back as numbers."""
+    return [(n, {k: _parse(v) for k, v in p.items()}) for n, p in run["members"]]
+
+
+def _cell(rows: pd.DataFrame) -> str:
+    """F1-adjacent / F1-arrowhead of a one-row selection, or empty when nothing ran."""
+    if not len(rows):
+        return ""
+    return f"{rows.f1_adjacency.iloc[0]:.3f} / {rows.f1_arrowhead.iloc[0]:.3f}"
 
 
 def _parse(value: str):

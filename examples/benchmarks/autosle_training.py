@@ -44,7 +44,7 @@ from skbn.ensemble import (
 from skbn.learners import FGES, PCStable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from reproduce_autosle import evaluate, members_table, study_summary  # noqa: E402
+from reproduce_autosle import evaluate, members_table, saved_members, study_summary  # noqa: E402
 
 #: The bundled networks that are not test networks of the paper's Table V.
 DISJOINT = tuple(n for n in list_networks() if n not in TRAINING_NETWORKS)
@@ -171,7 +171,7 @@ def main() -> None:
         json.dumps(
             {
                 credit: {
-                    "members": [[n, {k: str(v) for k, v in p.items()}] for n, p in members],
+                    "members": saved_members(members),
                     "gains": auto.gains_,
                     "training_quality": auto.quality_,
                     "learn_seconds": seconds,

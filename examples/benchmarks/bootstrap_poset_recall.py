@@ -18,12 +18,17 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 import networkx as nx
 import pandas as pd
 
 from skbn.datasets import load_network
 from skbn.ensemble import BootstrapPosetLearner
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from reproduce_bootstrap import ppv_tpr  # noqa: E402
 
 
 def admitted(poset: nx.DiGraph, truth: nx.DiGraph) -> tuple[int, int]:
@@ -59,13 +64,11 @@ def main() -> None:
                         n_jobs=args.jobs,
                     ).fit(X)
                     same, either = admitted(est.poset_, truth)
-                    kept = {(u, v) for u, v in est.graph_.edges()}
-                    tp = sum(truth.has_edge(u, v) for u, v in kept)
+                    ppv, tpr, _ = ppv_tpr(truth, est.graph_.edges())
                     rows.append(
                         dict(m=m, seed=seed, start=start, poset=loop,
                              poset_arcs=est.poset_.number_of_edges(), admitted=same,
-                             either_direction=either, tpr=tp / truth.number_of_edges(),
-                             ppv=tp / len(kept) if kept else float("nan"))
+                             either_direction=either, tpr=tpr, ppv=ppv)
                     )  # fmt: skip
                     print(rows[-1], flush=True)
     frame = pd.DataFrame(rows)
