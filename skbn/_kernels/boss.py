@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from skbn._kernels.gaussian import addition_gaussian_loglik, gaussian_loglik
+from skbn._kernels.sorting import argsort_stable, sort_int64
 
 #: Status of a sweep: finished, or stopped for missing nodes.
 DONE = -1
@@ -116,7 +117,7 @@ def grow_candidates(node, scores, threshold, open_, up, rank, first, branch_var)
             cand[m] = x
             keys[m] = -scores[x]
             m += 1
-    return cand[np.argsort(keys, kind="mergesort")]
+    return cand[argsort_stable(keys)]
 
 
 @njit(cache=True)
@@ -392,7 +393,7 @@ def gaussian_fill(
                 parents = np.empty(hi - lo + added.shape[0], dtype=np.int64)
                 parents[: hi - lo] = req_parents[lo:hi]
                 parents[hi - lo :] = added
-                parents.sort()
+                sort_int64(parents)
                 k = parents.shape[0]
                 if allowed.shape[0] == 0:
                     open_[:] = True
@@ -445,7 +446,7 @@ def gaussian_fill(
             current = np.empty(hi - lo + added.shape[0], dtype=np.int64)
             current[: hi - lo] = req_parents[lo:hi]
             current[hi - lo :] = added
-            current.sort()
+            sort_int64(current)
             fixed = np.zeros(p, dtype=np.bool_)
             for a in range(lo, hi):
                 fixed[req_parents[a]] = True

@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from skbn._kernels.discrete import stratum_index
+from skbn._kernels.sorting import sort_int64
 
 _DENSE_LIMIT = 1 << 22
 
@@ -128,7 +129,7 @@ def discrete_ci_statistics(codes, arities, x, y, cond):
         keys = np.empty(n, dtype=np.int64)
         for i in range(n):
             keys[i] = z[i] * cells + codes[i, x] * ry + codes[i, y]
-        keys.sort()
+        sort_int64(keys)
         table = np.zeros(cells)
         i = 0
         while i < n:

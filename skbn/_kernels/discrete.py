@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from skbn._kernels.bits import and_count, bits_pay, cell_bits
+from skbn._kernels.sorting import argsort_int64, sort_int64
 
 #: Kinds of family score, all computed from the same counts.
 LOGLIK = 0  # maximised log-likelihood, sum N_jk log(N_jk / N_j)
@@ -58,7 +59,7 @@ def config_index(codes, parents, arities):
 def _dense_ranks(index):
     """Renumber the values of ``index`` 0, 1, ... in increasing order; and how many there are."""
     n = index.shape[0]
-    order = np.argsort(index)
+    order = argsort_int64(index)
     out = np.empty(n, dtype=np.int64)
     m = 0
     for k in range(n):
@@ -183,7 +184,7 @@ def _score_sorted(index, q, child_codes, r, kind, param):
     keys = np.empty(n, dtype=np.int64)
     for i in range(n):
         keys[i] = index[i] * r + child_codes[i]
-    keys.sort()
+    sort_int64(keys)
     a_jk, a_j = _dirichlet(kind, param, q, r)
     total = 0.0
     i = 0
