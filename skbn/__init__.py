@@ -12,32 +12,66 @@ validation, graph helpers, structure metrics, bundled networks and generators;
 BIF, Hugin NET and GeNIe XDSL files and converts networks for pgmpy and pyAgrum.
 """
 
-from skbn import (
-    ci_tests,
-    data,
-    datasets,
-    ensemble,
-    graph,
-    io,
-    learners,
-    metrics,
-    model_selection,
-    parameters,
-    scores,
-)
+from __future__ import annotations
+
+import importlib
+
 from skbn._version import __version__
-from skbn.data import check_data
-from skbn.datasets import list_networks, load_network, make_problem
-from skbn.ensemble import (
-    AutoSLEEnsemble,
-    BootstrapPosetLearner,
-    PEFLearner,
-    StructureLearningEnsemble,
-    bootstrap_edge_frequencies,
-)
-from skbn.learners import BOSS, FGES, MMHC, HillClimb, PCStable, TabuSearch
-from skbn.model_selection import InterValSearchCV, OTSLSearchCV, intersection_validate
-from skbn.parameters import ParameterLearner, fit_network
+
+#: Public name -> the module that defines it. Nothing is imported until a name is used, so
+#: ``import skbn`` (and ``skbn --help``) load neither the learners nor Optuna.
+_LAZY = {
+    **{
+        name: f"skbn.{name}"
+        for name in (
+            "ci_tests",
+            "data",
+            "datasets",
+            "ensemble",
+            "graph",
+            "io",
+            "learners",
+            "metrics",
+            "model_selection",
+            "parameters",
+            "scores",
+        )
+    },
+    "check_data": "skbn.data",
+    **dict.fromkeys(("list_networks", "load_network", "make_problem"), "skbn.datasets"),
+    **dict.fromkeys(
+        (
+            "AutoSLEEnsemble",
+            "BootstrapPosetLearner",
+            "PEFLearner",
+            "StructureLearningEnsemble",
+            "bootstrap_edge_frequencies",
+        ),
+        "skbn.ensemble",
+    ),
+    **dict.fromkeys(
+        ("BOSS", "FGES", "MMHC", "HillClimb", "PCStable", "TabuSearch"), "skbn.learners"
+    ),
+    **dict.fromkeys(
+        ("InterValSearchCV", "OTSLSearchCV", "intersection_validate"), "skbn.model_selection"
+    ),
+    **dict.fromkeys(("ParameterLearner", "fit_network"), "skbn.parameters"),
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'skbn' has no attribute {name!r}")
+    mod = importlib.import_module(module)
+    value = mod if module == f"skbn.{name}" else getattr(mod, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "BOSS",

@@ -42,6 +42,8 @@ __all__ = [
     "MixedData",
     "MAX_CATEGORIES",
     "ROWS_PER_PARAMETER",
+    "SPARSE_OBSERVED_FRACTION",
+    "SparselyObservedWarning",
     "check_data",
 ]
 
@@ -63,6 +65,10 @@ INTEGER_STATES_WARNING = 20
 #: coefficients, noise variance); with fewer than this many rows per parameter in its
 #: largest family, a fit warns with :class:`FewRowsWarning`.
 ROWS_PER_PARAMETER = 2
+
+#: A column observed in fewer than this fraction of the rows warns with
+#: :class:`SparselyObservedWarning` when missing values are allowed.
+SPARSE_OBSERVED_FRACTION = 0.05
 
 _MAX_NAMES_SHOWN = 8
 
@@ -89,6 +95,28 @@ class FewRowsWarning(UserWarning):
     ...     _ = HillClimb("bic").fit(X)
     >>> any(issubclass(w.category, FewRowsWarning) for w in caught)
     True
+    """
+
+
+class SparselyObservedWarning(UserWarning):
+    """A column is observed in only a few rows of data with missing values.
+
+    Such a column's families could be learned from those few rows alone, which any parent
+    set fits perfectly: the available-case scores do not score a family with parents
+    observed in fewer than :data:`SPARSE_OBSERVED_FRACTION` of the rows, so score-based
+    learners leave the column without parents and children (CI tests on so few rows rarely
+    reject independence either). The message names the columns and how many rows observe
+    each; drop them, or collect them on more rows.
+
+    Examples
+    --------
+    >>> import warnings, pandas as pd
+    >>> X = pd.DataFrame({"a": ["x", "y"] * 50, "b": ["u", "v", "u"] + [None] * 97})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = check_data(X, missing="allow")
+    >>> caught[0].category.__name__
+    'SparselyObservedWarning'
     """
 
 
@@ -794,31 +822,48 @@ def _warn_if_identifiers(frame: pd.DataFrame, discrete, encoded) -> None:
         )
 
 
-def _warn_if_codes(frame: pd.DataFrame, continuous, values: np.ndarray) -> None:
+def _warn_if_codes(frame: pd.DataFrame, continuous, values: np.ndarray, mixed: bool) -> None:
     """Warn when every float column holds a few whole numbers: bin codes read as Gaussian.
 
     Only with more than twice :data:`INTEGER_STATES_WARNING` rows: in fewer rows a few distinct
-    values say nothing.
+    values say nothing. Missing values (NaN) are ignored. ``mixed``: discrete columns are
+    there too, so the floats would be the continuous half of a conditional-Gaussian network.
     """
     if len(values) <= 2 * INTEGER_STATES_WARNING:
         return
     head = values[:50]
-    if not np.all(np.mod(head, 1) == 0) or not np.all(np.mod(values, 1) == 0):
+    if not np.all(np.mod(head[~np.isnan(head)], 1) == 0):
         return
-    few = all(
-        len(np.unique(values[:, j])) <= INTEGER_STATES_WARNING for j in range(len(continuous))
-    )
-    if few:
+    columns = [values[:, j] for j in range(len(continuous))]
+    columns = [c[~np.isnan(c)] for c in columns]
+    if not all(np.all(np.mod(c, 1) == 0) for c in columns):
+        return
+    if not all(len(np.unique(c)) <= INTEGER_STATES_WARNING for c in columns):
+        return
+    if mixed:
+        cast = ", ".join(f"{n!r}: int" for n in continuous[:3])
         warnings.warn(
-            f"Every column holds whole numbers with at most {INTEGER_STATES_WARNING} distinct "
-            "values (bin codes, such as KBinsDiscretizer(encode='ordinal') returns?), and float "
-            "columns are continuous, so a Gaussian model is learned on them. To treat them as "
-            "categories give the learner a discrete score or test (e.g. criterion='bdeu' or "
-            "skbn.scores.BIC()), or cast them with X.astype(int); to keep the Gaussian model, "
-            "pass a Gaussian score (e.g. criterion='bic-g').",
+            f"The float columns {_show(continuous)} hold whole numbers with at most "
+            f"{INTEGER_STATES_WARNING} distinct values (bin codes, such as "
+            "KBinsDiscretizer(encode='ordinal') returns?), and float columns are continuous, "
+            "so they are learned as Gaussian beside the discrete columns (a "
+            "conditional-Gaussian network). To treat them as categories cast them, e.g. "
+            f"X.astype({{{cast}}}); to keep them continuous, pass a conditional-Gaussian score "
+            "(e.g. criterion='bic-cg') or test (ci_test='mi_cg').",
             DataKindWarning,
             stacklevel=3,
         )
+        return
+    warnings.warn(
+        f"Every column holds whole numbers with at most {INTEGER_STATES_WARNING} distinct "
+        "values (bin codes, such as KBinsDiscretizer(encode='ordinal') returns?), and float "
+        "columns are continuous, so a Gaussian model is learned on them. To treat them as "
+        "categories give the learner a discrete score or test (e.g. criterion='bdeu' or "
+        "skbn.scores.BIC()), or cast them with X.astype(int); to keep the Gaussian model, "
+        "pass a Gaussian score (e.g. criterion='bic-g').",
+        DataKindWarning,
+        stacklevel=3,
+    )
 
 
 def check_data(
@@ -946,6 +991,16 @@ def check_data(
                 f"Columns {_show(too_few)} have fewer than 2 observed values (all the others "
                 "are missing): nothing can be learned about them. Drop them."
             )
+        sparse = [n for n in frame.columns if n_observed[n] < SPARSE_OBSERVED_FRACTION * n_rows]
+        if sparse:
+            counts = ", ".join(f"{n!r}: {n_observed[n]}" for n in sparse[:_MAX_NAMES_SHOWN])
+            warnings.warn(
+                f"Columns {_show(sparse)} are observed in fewer than "
+                f"{SPARSE_OBSERVED_FRACTION:.0%} of the {n_rows} rows ({counts}); their "
+                "families are learned from those rows only. Drop them unless they matter.",
+                SparselyObservedWarning,
+                stacklevel=3,
+            )
     if continuous:
         bad_inf = [n for n, bad in zip(continuous, np.isinf(values).any(axis=0)) if bad]
         if bad_inf:
@@ -972,8 +1027,8 @@ def check_data(
 
     if kind == "auto":
         kind = "mixed" if continuous and discrete else "gaussian" if continuous else "discrete"
-        if kind == "gaussian":
-            _warn_if_codes(frame, continuous, values)
+        if kind in ("gaussian", "mixed"):
+            _warn_if_codes(frame, continuous, values, mixed=kind == "mixed")
 
     names = tuple(frame.columns)
     if kind == "mixed":

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from skbn.data import DiscreteData, GaussianData, check_data
+from skbn.data import DataKindWarning, DiscreteData, GaussianData, check_data
 
 
 def test_discrete_frame_is_encoded_column_major_with_sorted_states():
@@ -206,3 +208,19 @@ def test_identifier_like_string_columns_warn_and_categories_do_not():
         _w.simplefilter("error", DataKindWarning)
         check_data(X.astype({"patient": "category"}))  # declared: no warning
         check_data(X.iloc[:, 1:])
+
+
+def test_bin_codes_beside_a_string_column_warn_as_they_do_alone():
+    # the ColumnTransformer workflow: KBinsDiscretizer(encode="ordinal") floats + a string
+    rng = np.random.default_rng(0)
+    codes = pd.DataFrame(rng.integers(0, 3, (100, 2)).astype(float), columns=["f1", "f2"])
+    X = codes.assign(s=["a", "b"] * 50)
+    with pytest.warns(DataKindWarning, match=r"'f1'.*conditional-Gaussian.*bic-cg"):
+        assert check_data(X).kind == "mixed"
+    codes.iloc[3, 0] = np.nan  # a missing value does not hide the codes
+    with pytest.warns(DataKindWarning, match="conditional-Gaussian"):
+        check_data(codes.assign(s=["a", "b"] * 50), missing="allow")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_data(X, kind="mixed")  # a stated kind is not second-guessed
+        check_data(X.assign(f1=X["f1"] + 0.5))  # not every float column holds codes

@@ -13,6 +13,9 @@ locators, so every ``@njit(cache=True)`` kernel below is cached
   site-packages. Deleting that directory clears the cache (:func:`kernel_cache_dir` names it).
 
 Where that directory cannot be written, numba's own locators apply as before.
+
+It also sets how numba's threads wait and how many a joblib or Dask worker starts
+(:mod:`skbn._kernels._threads`), which must happen before numba is imported.
 """
 
 from __future__ import annotations
@@ -21,6 +24,10 @@ import hashlib
 import os
 import sys
 from pathlib import Path
+
+from skbn._kernels import _threads
+
+_threads.configure()
 
 _HERE = Path(__file__).resolve().parent
 

@@ -47,7 +47,12 @@ COMMANDS = {
 }
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; only the subcommand named in ``argv`` gets its options (and imports).
+
+    The others get their one-line summary, which is all ``skbn --help`` shows, so the help
+    loads no learner, score or test.
+    """
     from skbn._version import __version__
 
     parser = argparse.ArgumentParser(
@@ -55,8 +60,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"skbn {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMANDS.values():
-        module.add_parser(commands)
+    words = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((w for w in words if not w.startswith("-")), None)
+    for name, module in COMMANDS.items():
+        if name == chosen:
+            module.add_parser(commands)
+        else:
+            commands.add_parser(name, help=module.SUMMARY)
     return parser
 
 
@@ -84,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     0
     """
-    args = _parser().parse_args(argv)
+    args = _parser(argv).parse_args(argv)
     if any(getattr(args, name, None) for name in ("plot", "graph_plot")):
         import matplotlib
 

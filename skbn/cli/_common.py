@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 __all__ = [
-    "SPEC_HELP",
     "add_out",
     "add_knowledge",
     "add_source",
@@ -28,6 +27,7 @@ __all__ = [
     "read_graph_arg",
     "save_figure",
     "save_outputs",
+    "spec_help",
 ]
 
 
@@ -39,15 +39,12 @@ def _names():
     return tuple(LEARNERS), tuple(SCORES.family_names()), tuple(CI_TESTS.family_names())
 
 
-def _spec_help() -> str:
+def spec_help() -> str:
     learners, scores, _ = _names()
     return (
         f"learner spec NAME[:SCORE], NAME one of {', '.join(learners)} and SCORE one of "
         f"{', '.join(scores)} (e.g. hc:bdeu)"
     )
-
-
-SPEC_HELP = _spec_help()
 
 
 def _parsed(text: str, cast, word: str):

@@ -17,13 +17,17 @@ EXAMPLE = """example:
 """
 
 
+#: One line for ``skbn --help``.
+SUMMARY = "learn a structure-learning ensemble with Auto-SLE (Optuna), optionally apply it"
+
+
 def add_parser(commands) -> None:
     """Register ``autosle`` on the subparsers ``commands``."""
     auto = commands.add_parser(
         "autosle",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        help="learn a structure-learning ensemble with Auto-SLE (Optuna), optionally apply it",
+        help=SUMMARY,
         description="Learn ensemble members greedily on generated training problems; with a "
         "data source, run the ensemble (inside PEF with --pef) on it.",
     )

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 from skbn.cli._common import (
-    SPEC_HELP,
     add_out,
     add_source,
     learner_from_spec,
@@ -18,6 +17,7 @@ from skbn.cli._common import (
     save_figure,
     save_outputs,
     share,
+    spec_help,
 )
 
 __all__ = ["add_parser", "run"]
@@ -27,18 +27,22 @@ EXAMPLE = """example:
 """
 
 
+#: One line for ``skbn --help``.
+SUMMARY = "bootstrap arc strengths, an averaged graph or a poset-based graph"
+
+
 def add_parser(commands) -> None:
     """Register ``bootstrap`` on the subparsers ``commands``."""
     boot = commands.add_parser(
         "bootstrap",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        help="bootstrap arc strengths, an averaged graph or a poset-based graph",
+        help=SUMMARY,
         description="Fit a learner on bootstrap resamples: arc strengths and their averaged "
         "graph, or with --poset Caravagna & Ramazzotti's BootstrapPosetLearner.",
     )
     add_source(boot)
-    boot.add_argument("--learner", default="hc", help=SPEC_HELP + " (default: hc)")
+    boot.add_argument("--learner", default="hc", help=spec_help() + " (default: hc)")
     boot.add_argument("--resamples", type=positive_int, default=100, help="(default: 100)")
     boot.add_argument("--threshold", type=share, default=0.5, help="averaging threshold, in [0, 1]")
     boot.add_argument("--poset", action="store_true", help="use BootstrapPosetLearner")

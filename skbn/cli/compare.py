@@ -8,12 +8,12 @@ import warnings
 from pathlib import Path
 
 from skbn.cli._common import (
-    SPEC_HELP,
     add_source,
     learner_from_spec,
     load_source,
     positive_int,
     save_figure,
+    spec_help,
 )
 
 __all__ = ["add_parser", "run"]
@@ -23,19 +23,23 @@ EXAMPLE = """example:
 """
 
 
+#: One line for ``skbn --help``.
+SUMMARY = "compare learners without ground truth (Intersection-Validation)"
+
+
 def add_parser(commands) -> None:
     """Register ``compare`` on the subparsers ``commands``."""
     compare = commands.add_parser(
         "compare",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        help="compare learners without ground truth (Intersection-Validation)",
+        help=SUMMARY,
         description="Intersection-Validation: the learners' agreement graph on all rows is the "
         "reference; each learner's partial Hamming distance to it on subsamples ranks them.",
     )
     add_source(compare, n_default=1600)
     compare.add_argument(
-        "--learners", nargs="+", required=True, metavar="SPEC", help=SPEC_HELP + "; two or more"
+        "--learners", nargs="+", required=True, metavar="SPEC", help=spec_help() + "; two or more"
     )
     compare.add_argument(
         "--sizes",

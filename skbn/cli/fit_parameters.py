@@ -16,13 +16,17 @@ EXAMPLE = """example:
 """
 
 
+#: One line for ``skbn --help``.
+SUMMARY = "fit a network's parameters on a graph and write it (BIF, NET, XDSL)"
+
+
 def add_parser(commands) -> None:
     """Register ``fit-parameters`` on the subparsers ``commands``."""
     import argparse
 
     fit = commands.add_parser(
         "fit-parameters",
-        help="fit a network's parameters on a graph and write it (BIF, NET, XDSL)",
+        help=SUMMARY,
         description="Estimate the conditional probability tables of a graph's nodes from a "
         "CSV file and write the network, ready for pgmpy, pyAgrum, GeNIe or Hugin. A CPDAG "
         "is first extended to a DAG (every extension has the same likelihood).",

@@ -29,6 +29,10 @@ EXAMPLE = """example:
 """
 
 
+#: One line for ``skbn --help``.
+SUMMARY = "learn a network structure from data"
+
+
 def add_parser(commands) -> None:
     """Register ``learn`` on the subparsers ``commands``."""
     from skbn.ci_tests._registry import CI_TESTS
@@ -39,7 +43,7 @@ def add_parser(commands) -> None:
         "learn",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        help="learn a network structure from data",
+        help=SUMMARY,
         description="Learn a Bayesian network structure from a CSV file, or from data sampled "
         "from a bundled network (then a structure report against the truth is printed).",
     )

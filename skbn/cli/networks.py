@@ -12,11 +12,15 @@ from skbn.cli._common import positive_int, save_figure
 __all__ = ["add_parser", "run"]
 
 
+#: One line for ``skbn --help``.
+SUMMARY = "list the bundled networks or sample data from one"
+
+
 def add_parser(commands) -> None:
     """Register ``networks`` on the subparsers ``commands``."""
     networks = commands.add_parser(
         "networks",
-        help="list the bundled networks or sample data from one",
+        help=SUMMARY,
         description="The bnlearn repository networks shipped with skbn.",
     )
     actions = networks.add_subparsers(dest="action", metavar="ACTION", required=True)

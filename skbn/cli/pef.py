@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 from skbn.cli._common import (
-    SPEC_HELP,
     add_out,
     add_source,
     learner_from_spec,
@@ -16,6 +15,7 @@ from skbn.cli._common import (
     output_format,
     save_figure,
     save_outputs,
+    spec_help,
 )
 
 __all__ = ["add_parser", "run"]
@@ -25,20 +25,24 @@ EXAMPLE = """example:
 """
 
 
+#: One line for ``skbn --help``.
+SUMMARY = "learn a large Gaussian network by partition, estimation and fusion"
+
+
 def add_parser(commands) -> None:
     """Register ``pef`` on the subparsers ``commands``."""
     pef = commands.add_parser(
         "pef",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        help="learn a large Gaussian network by partition, estimation and fusion",
+        help=SUMMARY,
         description="PEFLearner: cluster the variables, learn each cluster, fuse the pieces.",
     )
     add_source(pef, n_default=1000)
     pef.add_argument(
         "--learner",
         default="fges",
-        help=SPEC_HELP + "; or 'sle-paper' for the Auto-SLE paper's ensemble (default: fges)",
+        help=spec_help() + "; or 'sle-paper' for the Auto-SLE paper's ensemble (default: fges)",
     )
     pef.add_argument("--plot", type=Path, help="draw the cluster sizes")
     pef.add_argument("--graph-plot", type=Path, help="draw the fused graph (small networks)")

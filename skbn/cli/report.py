@@ -15,13 +15,17 @@ EXAMPLE = """example:
 """
 
 
+#: One line for ``skbn --help``.
+SUMMARY = "report on a learned graph, against a true one if given"
+
+
 def add_parser(commands) -> None:
     """Register ``report`` on the subparsers ``commands``."""
     import argparse
 
     report = commands.add_parser(
         "report",
-        help="report on a learned graph, against a true one if given",
+        help=SUMMARY,
         description="Print the size and kind of a graph (a .json/.graphml graph or a "
         ".bif/.net/.xdsl network), and with TRUTH the structure report of skbn.metrics "
         "(SHD, precision, recall, F1 of adjacencies and arrowheads).",

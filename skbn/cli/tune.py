@@ -9,13 +9,13 @@ import time
 from pathlib import Path
 
 from skbn.cli._common import (
-    SPEC_HELP,
     add_out,
     add_source,
     learner_from_spec,
     load_source,
     output_format,
     save_figure,
+    spec_help,
 )
 from skbn.cli._common import save_outputs as _save_outputs
 
@@ -24,6 +24,10 @@ __all__ = ["add_parser", "run"]
 EXAMPLE = """example:
   skbn tune --network asia -n 2000 --learner hc:ebic --param criterion__gamma=0,0.5,1 --resamples 3
 """
+
+
+#: One line for ``skbn --help``.
+SUMMARY = "tune a learner's hyperparameters out of sample (OTSL)"
 
 
 def _parse_value(text: str):
@@ -62,7 +66,7 @@ def add_parser(commands) -> None:
         "tune",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        help="tune a learner's hyperparameters out of sample (OTSL)",
+        help=SUMMARY,
         description="Out-of-sample tuning (OTSLSearchCV): fit every configuration on bootstrap "
         "training sets and score its structure on out-of-bag data; refit the best on all rows.",
     )
@@ -70,7 +74,7 @@ def add_parser(commands) -> None:
     tune.add_argument(
         "--learner",
         default="hc",
-        help=SPEC_HELP + " (default: hc with the library's default score, as in skbn learn)",
+        help=spec_help() + " (default: hc with the library's default score, as in skbn learn)",
     )
     tune.add_argument(
         "--param",

@@ -7,20 +7,21 @@ import math
 
 import numpy as np
 
+from skbn.data import SPARSE_OBSERVED_FRACTION
 from skbn.scores._base import BoundScore
 
 __all__ = ["AvailableCaseScore", "GAUSSIAN_NOISE_PENALTY", "NOISE_PENALTY"]
 
-#: Weight ``a`` of the sampling-noise penalty ``a * sqrt(n - |O|)`` per parameter, on discrete
-#: and mixed data (best mean F1 on ALARM and INSURANCE, discrete, and on CG versions of CHILD
-#: and ALARM).
-NOISE_PENALTY = 0.5
+#: Weight ``a`` of the sampling-noise penalty ``a * sqrt(n (n - |O|) / |O|)`` per parameter,
+#: on discrete and mixed data: the best mean F1-adjacent over ALARM and INSURANCE (discrete,
+#: 18 problems: 0.68, against 0.65 with 0.5) and over CG versions of CHILD and ALARM (12
+#: problems: 0.70, 0.71 with 0.5); ``examples/benchmarks/missing_penalty.py``.
+NOISE_PENALTY = 0.25
 #: The same weight on Gaussian data. A Gaussian family has few parameters (one per parent and
-#: two more), so the per-parameter penalty must be heavier there: with 0.5, HillClimb learned
-#: up to eight times the true number of arcs at 20% missing; 4 had the best mean F1 over
-#: CHILD and ALARM, 5% to 40% missing (``examples/benchmarks/missing_penalty.py --kind
-#: gaussian``).
-GAUSSIAN_NOISE_PENALTY = 4.0
+#: two more), so the per-parameter penalty must be heavier there: 1 had the best mean
+#: F1-adjacent over linear-Gaussian CHILD and ALARM, 5% to 40% missing (0.71; 0.56 with 0.5,
+#: 0.68 with 2; ``examples/benchmarks/missing_penalty.py --kind gaussian``).
+GAUSSIAN_NOISE_PENALTY = 1.0
 
 
 class AvailableCaseScore(BoundScore):
@@ -32,19 +33,26 @@ class AvailableCaseScore(BoundScore):
     per row and scaled back to all ``n`` rows, and each of the family's ``k`` parameters costs
     the larger of the score's penalty for ``n`` rows and a noise penalty::
 
-        score = n / |O| * LL_O - max(penalty(n, p), a * sqrt(n - |O|)) * k
+        score = n / |O| * LL_O - max(penalty(n, p), a * sqrt(n (n - |O|) / |O|)) * k
 
     With ``a = 0`` this is Balov's penalised node-average likelihood (bnlearn's ``pnal``,
     ``pnal-g`` and ``pnal-cg`` scores) times ``n``. Balov showed it inconsistent with BIC's
-    penalty: two families scored on different rows differ by sampling noise of order
-    ``sqrt(n - |O|)``, which the default ``a`` (0.5 on discrete and mixed data, 4 on
-    Gaussian data, both chosen by measurement) covers. On
-    complete data it is the ordinary score. Values are assumed missing completely at
-    random; when missingness depends on observed values use
-    :class:`~skbn.learners.StructuralEM`; missing-not-at-random data is out of scope.
-    A family with no locally complete row, or (continuous child) no more rows than
-    parameters of its regression, scores ``-inf``. Different families use different rows,
-    so the score is not score-equivalent on incomplete data.
+    penalty: the per-row average of a family observed in ``|O|`` rows differs from that of a
+    family observed in all ``n`` by sampling noise of standard deviation proportional to
+    ``sqrt(1 / |O| - 1 / n)``, which is ``sqrt(n (n - |O|) / |O|)`` once scaled to ``n`` rows.
+    The noise term covers it: about ``a * sqrt(n - |O|)`` when most rows are observed, and
+    growing like ``n / sqrt(|O|)`` for a family observed in few rows, so that a column
+    observed in a handful of rows (whose families fit those rows perfectly) cannot win
+    against families scored on thousands. The default ``a`` (0.25 on discrete and mixed
+    data, 1 on Gaussian data) was chosen by measurement. On complete data it is the ordinary score.
+    Values are assumed missing completely at random; when missingness depends on observed
+    values use :class:`~skbn.learners.StructuralEM`; missing-not-at-random data is out of
+    scope. A family with no locally complete row, a family with parents observed in fewer
+    than ``SPARSE_OBSERVED_FRACTION`` (5%) of the rows (any parent set fits a handful of rows
+    perfectly), or (continuous child) no more rows than parameters of its regression, scores
+    ``-inf``: a column observed in fewer than 5% of the rows stays without parents and
+    children. Different families use different rows, so the score is not score-equivalent
+    on incomplete data.
 
     Parameters
     ----------
@@ -53,10 +61,10 @@ class AvailableCaseScore(BoundScore):
     data : DiscreteData, GaussianData or MixedData
         Checked data with missing values.
     noise_penalty : float, optional
-        Weight ``a`` of the penalty ``a * sqrt(n - |O|)`` per parameter that covers the
-        sampling noise between families scored on different rows; the penalty of a family
-        is the larger of this and the score's own. None means ``NOISE_PENALTY`` (0.5) on
-        discrete and mixed data and ``GAUSSIAN_NOISE_PENALTY`` (4) on Gaussian data, both
+        Weight ``a`` of the penalty ``a * sqrt(n (n - |O|) / |O|)`` per parameter that covers
+        the sampling noise between families scored on different rows; the penalty of a family
+        is the larger of this and the score's own. None means ``NOISE_PENALTY`` (0.25) on
+        discrete and mixed data and ``GAUSSIAN_NOISE_PENALTY`` (1) on Gaussian data, both
         chosen by measurement; 0 gives bnlearn's ``pnal`` times ``n`` exactly.
 
     References
@@ -112,13 +120,17 @@ class AvailableCaseScore(BoundScore):
         )
         if m == 0 or (continuous_child and m <= k + 1):
             return -np.inf
+        if k and m < SPARSE_OBSERVED_FRACTION * self.n_samples:
+            # a handful of rows fits any parent set: only a parentless family is scored there
+            return -np.inf
         bound = self.score._penalised_bound(self.data.take(rows, family), 0.0)
         local_parents = np.arange(1, k + 1, dtype=np.int64)
         loglik = bound._local(0, local_parents)
         if not np.isfinite(loglik):
             return -np.inf
         per = self._per_param
-        if self.noise_penalty and m < self.n_samples:
-            per = max(per, self.noise_penalty * math.sqrt(self.n_samples - m))
+        n = self.n_samples
+        if self.noise_penalty and m < n:
+            per = max(per, self.noise_penalty * math.sqrt(n * (n - m) / m))
         penalty = per * bound.n_parameters(0, local_parents) if per else 0.0
         return self.n_samples / m * loglik - penalty

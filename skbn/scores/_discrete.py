@@ -8,6 +8,7 @@ from numbers import Real
 
 import numpy as np
 
+from skbn._kernels._threads import serial_below
 from skbn._kernels.bits import state_bits
 from skbn._kernels.discrete import (
     BDEU,
@@ -81,9 +82,10 @@ class _BoundDiscrete(BoundScore):
 
     def pairwise_scores(self):
         # one count per unordered pair serves both directions
-        S = pairwise_scores(
-            self._codes, self._arities, self._kind, self._param, *self._state_bits()
-        )
+        with serial_below(self._codes.size):
+            S = pairwise_scores(
+                self._codes, self._arities, self._kind, self._param, *self._state_bits()
+            )
         if self._per_param:
             r = self._arities.astype(float)
             k = np.outer(r, r - 1)  # (r_y - 1) * r_x for y with the parent x
@@ -92,16 +94,17 @@ class _BoundDiscrete(BoundScore):
         return S
 
     def _toggle(self, child, parents):
-        return penalised_toggle_scores(
-            self._codes,
-            self._arities,
-            child,
-            parents,
-            self._kind,
-            self._param,
-            self._per_param,
-            *self._state_bits(),
-        )
+        with serial_below(self._codes.size):
+            return penalised_toggle_scores(
+                self._codes,
+                self._arities,
+                child,
+                parents,
+                self._kind,
+                self._param,
+                self._per_param,
+                *self._state_bits(),
+            )
 
 
 class _PenalisedDiscrete(Score):

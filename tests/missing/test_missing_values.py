@@ -15,6 +15,7 @@ from skbn.datasets import load_network, make_problem
 from skbn.learners import BOSS, FGES, MMHC, ExactSearch, HillClimb, PCStable, TabuSearch
 from skbn.metrics import f1_adjacency
 from skbn.scores import AIC, BIC, AvailableCaseScore, BDeu, GaussianAIC
+from skbn.scores._available import NOISE_PENALTY
 
 
 @pytest.fixture(scope="module")
@@ -79,10 +80,10 @@ def test_available_case_bic_matches_a_hand_computation():
     assert plain.local_score("c") == pytest.approx(
         n / len(root) * _loglik(root, None) - math.log(n) / 2 * 2, rel=1e-10
     )
-    # the default adds the noise penalty 0.5 * sqrt(n - m) per parameter when it is larger
+    # the default adds the noise penalty a * sqrt(n (n - m) / m) per parameter when larger
     bound = BIC().bind(X)
     assert isinstance(bound, AvailableCaseScore)
-    per = max(math.log(n) / 2, 0.5 * math.sqrt(n - m))
+    per = max(math.log(n) / 2, NOISE_PENALTY * math.sqrt(n * (n - m) / m))
     assert bound.local_score("b", ["a", "c"]) == pytest.approx(
         expected + math.log(n) / 2 * 6 - per * 6, rel=1e-10
     )
@@ -171,10 +172,11 @@ def test_learners_recover_asia_from_data_with_missing_values(learner, asia, asia
 def test_available_case_tables_count_each_familys_own_rows(asia_missing):
     est = HillClimb(start_graph=None).fit(asia_missing)
     names = list(asia_missing.columns)
-    j = names.index("dysp")
+    # the node with the most parents (its table has the most configurations to check)
+    j = max(range(len(names)), key=lambda v: len(est.parameters_.parents[v]))
     parents = [names[u] for u in est.parameters_.parents[j]]
     assert parents
-    rows = asia_missing[["dysp", *parents]].dropna()
+    rows = asia_missing[[names[j], *parents]].dropna()
     # maximum-likelihood table (no prior) from the frame, in the fitted table's state order
     from skbn._parameters import fit_parameters
 
@@ -186,7 +188,7 @@ def test_available_case_tables_count_each_familys_own_rows(asia_missing):
     states = data.states
     parents = sorted(parents, key=names.index)
     first = parents[0]
-    observed = rows.groupby(parents)["dysp"].value_counts(normalize=True)
+    observed = rows.groupby(parents)[names[j]].value_counts(normalize=True)
     for key, prob in observed.items():
         config = key[:-1] if len(parents) > 1 else (key[0],)
         index = 0  # mixed radix, the last parent varying fastest
@@ -260,7 +262,9 @@ def test_available_case_score_is_n_times_bnlearns_pnal(kind, asia, tmp_path):
 def mixed_missing(asia):
     from skbn.datasets import make_conditional_gaussian
 
-    X = make_conditional_gaussian(asia, 0.3, random_state=0).sample(3000, random_state=0)
+    # 10,000 rows: on one 3,000-row draw HillClimb's F1 moved between 0.67 and 0.86 with the
+    # noise weight alone; here all four learners score >= 0.85 on two seeds
+    X = make_conditional_gaussian(asia, 0.3, random_state=0).sample(10_000, random_state=0)
     return X.mask(np.random.default_rng(0).random(X.shape) < 0.1)
 
 
@@ -292,7 +296,7 @@ def test_learners_take_mixed_data_with_missing_values(learner, asia, mixed_missi
 
 def test_gaussian_data_get_their_own_noise_weight_and_do_not_overfit():
     from skbn.scores import GaussianBIC
-    from skbn.scores._available import GAUSSIAN_NOISE_PENALTY, NOISE_PENALTY
+    from skbn.scores._available import GAUSSIAN_NOISE_PENALTY
 
     X, truth = make_problem("alarm", n_samples=1000, random_state=0)
     X = X.mask(np.random.default_rng(0).random(X.shape) < 0.2)
