@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """What a new user waits for: ``import skbn``, ``skbn --help``, and each learner's first fit.
 
-Every figure is a fresh process. *cold* runs on an empty numba cache (the first run after
-installing: the kernels a fit needs are compiled, and cached); *warm* runs again on the cache
-the cold run left. A learner's figure is one ``fit`` on ASIA (2,000 rows; FGES on a
+Every figure is a fresh process. *cold* runs on an empty numba cache of its own (the first
+run after installing: the kernels a fit needs are compiled, and cached); *warm* runs again on
+the cache the cold run left. A learner's figure is one ``fit`` on ASIA (2,000 rows; FGES on a
 Gaussian version), measured inside the process after the imports; the README's command is
 timed whole, from the shell. Run::
 
@@ -64,7 +64,9 @@ def main(argv=None):
         env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "cache")}
         rows.append(("`import skbn`", _median([python, "-c", "import skbn"], env), None))
         rows.append(("`skbn --help`", _median([skbn, "--help"], env), None))
-        for name in LEARNERS:
+    for name in LEARNERS:
+        with tempfile.TemporaryDirectory() as tmp:  # each learner on an empty cache of its own
+            env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "cache")}
             fits = []
             for _ in ("cold", "warm"):
                 _, out = _timed([python, "-c", _FIT.format(name=name)], env)
@@ -83,11 +85,11 @@ def main(argv=None):
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}. Seconds; every figure a fresh process. *cold*: empty "
-        "numba cache (the first run after installing compiles the kernels the fit needs and "
-        "caches them); *warm*: the same again on that cache. `import skbn` and `skbn --help` "
-        "are medians of 3 and load no learner. Learner rows time one `fit` on ASIA (2,000 "
-        "rows; FGES on a linear-Gaussian version) after the imports; the README row is the "
-        "whole command from the shell.",
+        "numba cache of its own (the first run after installing compiles the kernels the fit "
+        "needs and caches them); *warm*: the same again on that cache. `import skbn` and "
+        "`skbn --help` are medians of 3 and load no learner. Learner rows time one `fit` on "
+        "ASIA (2,000 rows; FGES on a linear-Gaussian version) after the imports; the README "
+        "row is the whole command from the shell.",
         "",
         "Command: `python examples/benchmarks/first_run.py --out docs/first_run.md`",
         "",

@@ -12,13 +12,12 @@ frameworks say how many threads a worker should use in ``OMP_NUM_THREADS`` (loky
 over workers; Dask's nanny: 1). Unless ``NUMBA_NUM_THREADS`` is set, numba's threads are
 capped to that number, so workers x threads <= cores.
 
-:func:`serial_below` runs a kernel call on one thread when its work is too small for threads
-to pay (waking a sleeping thread costs more than it saves); results do not depend on it.
+:func:`parallel_pays` says when a kernel call is large enough for threads to pay; below it
+the kernel's serial twin runs. Results do not depend on it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -51,23 +50,11 @@ def configure() -> None:
         numba.set_num_threads(cap)
 
 
-@contextlib.contextmanager
-def serial_below(work: float, limit: float | None = None):
-    """Run the enclosed kernels on one numba thread when ``work < limit``, then restore.
+def parallel_pays(work: float) -> bool:
+    """Whether a kernel call of ``work`` rows x variables should run on numba's threads.
 
-    ``limit`` None means :data:`SERIAL_WORK`.
+    Below :data:`SERIAL_WORK` the serial twin of a parallel kernel runs instead: waking
+    sleeping threads costs more than they save, and a parallel kernel that is never called
+    is never compiled (a first small fit compiles only the serial twins).
     """
-    if work >= (SERIAL_WORK if limit is None else limit):
-        yield
-        return
-    import numba
-
-    previous = numba.get_num_threads()
-    if previous == 1:
-        yield
-        return
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)
+    return work >= SERIAL_WORK

@@ -215,7 +215,7 @@ def score_from_index(index, q, child_codes, r, kind, param):
     """Family score from precomputed parent configurations (see module docstring)."""
     if _dense_fits(q * r, index.shape[0]):
         return _score_dense(index, q, child_codes, r, kind, param)
-    return _score_sorted(index, q, child_codes, r, kind, param)
+    return _score_sorted(index, float(q), child_codes, r, kind, param)  # one signature
 
 
 @njit(cache=True)
@@ -246,28 +246,15 @@ def family_score(codes, arities, child, parents, kind, param):
     return _score_sorted(index, q_total, codes[:, child], r, kind, param)
 
 
-@njit(cache=True, parallel=True)
-def toggle_scores(codes, arities, child, parents, kind, param, bits, offsets):
-    """Scores of the families ``(child, parents xor {x})`` for every variable ``x``.
-
-    Entry ``child`` holds the score of ``(child, parents)`` itself. This is the column of a
-    hill-climbing delta table: one call rescoring every add and delete move into ``child``.
-    Each added candidate costs one pass over the rows (its counts are taken directly from
-    the parents' configuration and its own code), or, when its table is small, one AND and
-    population count of bitsets per cell (``bits``, ``offsets`` from
-    :func:`skbn._kernels.bits.state_bits`; an empty ``bits`` means row passes only). The
-    counts, and so the scores, are the same either way. Candidates run on numba's threads,
-    each writing only its own entry, so the result does not depend on the number of threads.
-
-    Returns
-    -------
-    scores : float64 array (p,)
-    """
+@njit(cache=True, nogil=True)
+def _toggle_setup(codes, arities, child, parents, kind, param, bits):
+    """What every candidate of :func:`toggle_scores` shares: scores, base configurations, keys."""
     n, p = codes.shape
     scores = np.empty(p, dtype=np.float64)
-    in_parents = np.zeros(p, dtype=np.bool_)
+    skip = np.zeros(p, dtype=np.bool_)
+    skip[child] = True
     for k in range(parents.shape[0]):
-        in_parents[parents[k]] = True
+        skip[parents[k]] = True
     base, q = config_index(codes, parents, arities)
     child_codes = codes[:, child]
     r = arities[child]
@@ -284,47 +271,101 @@ def toggle_scores(codes, arities, child, parents, kind, param, bits, offsets):
             key[i] = base[i] * r + child_codes[i]
         if bits_pay(2 * qr, words, n):
             cells_bits, cell_of = cell_bits(key, qr, words)
+    return scores, skip, base, q, key, cells_bits, cell_of
+
+
+@njit(cache=True, nogil=True)
+def _toggle_one(codes, arities, child, x, kind, param, bits, offsets, base, q, key, cells_bits,
+                cell_of):  # fmt: skip
+    """Score of the family ``(child, parents + {x})`` from :func:`_toggle_setup`'s shares."""
+    n = codes.shape[0]
+    r = arities[child]
+    qr = q * r
+    words = bits.shape[1]
     used = cell_of.shape[0]
-    for x in prange(p):
-        if x == child or in_parents[x]:
-            continue
-        rx = arities[x]
-        cells = q * rx * r
-        if used > 0 and bits_pay(used * rx, words, n):
-            counts = np.zeros(cells, dtype=np.int64)
-            for s in range(rx):
-                row = bits[offsets[x] + s]
-                for m in range(used):
-                    counts[s * qr + cell_of[m]] = and_count(cells_bits[m], row)
-            scores[x] = _score_counts(counts, q * rx, r, kind, param)
-        elif _dense_fits(cells, n):
-            counts = _histogram(codes[:, x], qr, key, cells)
-            scores[x] = _score_counts(counts, q * rx, r, kind, param)
-        else:
-            extended = np.empty(n, dtype=np.int64)
-            for i in range(n):
-                extended[i] = base[i] * rx + codes[i, x]
-            scores[x] = _score_sorted(extended, q * rx, child_codes, r, kind, param)
-    if parents.shape[0] > 0:
-        reduced = np.empty(parents.shape[0] - 1, dtype=np.int64)
-        for k in range(parents.shape[0]):
-            m = 0
-            for other in range(parents.shape[0]):
-                if other != k:
-                    reduced[m] = parents[other]
-                    m += 1
-            scores[parents[k]] = family_score(codes, arities, child, reduced, kind, param)
+    rx = arities[x]
+    cells = q * rx * r
+    if used > 0 and bits_pay(used * rx, words, n):
+        counts = np.zeros(cells, dtype=np.int64)
+        for s in range(rx):
+            row = bits[offsets[x] + s]
+            for m in range(used):
+                counts[s * qr + cell_of[m]] = and_count(cells_bits[m], row)
+        return _score_counts(counts, q * rx, r, kind, param)
+    if _dense_fits(cells, n):
+        counts = _histogram(codes[:, x], qr, key, cells)
+        return _score_counts(counts, q * rx, r, kind, param)
+    extended = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        extended[i] = base[i] * rx + codes[i, x]
+    return _score_sorted(extended, float(q * rx), codes[:, child], r, kind, param)
+
+
+@njit(cache=True, nogil=True)
+def _toggle_removals(codes, arities, child, parents, kind, param, scores):
+    """Scores of the families with one parent removed, into ``scores``."""
+    if parents.shape[0] == 0:
+        return
+    reduced = np.empty(parents.shape[0] - 1, dtype=np.int64)
+    for k in range(parents.shape[0]):
+        m = 0
+        for other in range(parents.shape[0]):
+            if other != k:
+                reduced[m] = parents[other]
+                m += 1
+        scores[parents[k]] = family_score(codes, arities, child, reduced, kind, param)
+
+
+@njit(cache=True, nogil=True)
+def toggle_scores_serial(codes, arities, child, parents, kind, param, bits, offsets):
+    """:func:`toggle_scores` on the calling thread (no parallel region to compile or wake)."""
+    scores, skip, base, q, key, cells_bits, cell_of = _toggle_setup(
+        codes, arities, child, parents, kind, param, bits
+    )
+    for x in range(codes.shape[1]):
+        if not skip[x]:
+            scores[x] = _toggle_one(codes, arities, child, x, kind, param, bits, offsets, base, q,
+                                    key, cells_bits, cell_of)  # fmt: skip
+    _toggle_removals(codes, arities, child, parents, kind, param, scores)
     return scores
 
 
-@njit(cache=True)
-def penalised_toggle_scores(codes, arities, child, parents, kind, param, per_param, bits, offsets):
-    """:func:`toggle_scores` minus ``per_param`` times each family's free parameters.
+@njit(cache=True, parallel=True)
+def toggle_scores(codes, arities, child, parents, kind, param, bits, offsets):
+    """Scores of the families ``(child, parents xor {x})`` for every variable ``x``.
+
+    Entry ``child`` holds the score of ``(child, parents)`` itself. This is the column of a
+    hill-climbing delta table: one call rescoring every add and delete move into ``child``.
+    Each added candidate costs one pass over the rows (its counts are taken directly from
+    the parents' configuration and its own code), or, when its table is small, one AND and
+    population count of bitsets per cell (``bits``, ``offsets`` from
+    :func:`skbn._kernels.bits.state_bits`; an empty ``bits`` means row passes only). The
+    counts, and so the scores, are the same either way. Candidates run on numba's threads,
+    each writing only its own entry, so the result does not depend on the number of threads
+    and equals :func:`toggle_scores_serial`'s.
+
+    Returns
+    -------
+    scores : float64 array (p,)
+    """
+    scores, skip, base, q, key, cells_bits, cell_of = _toggle_setup(
+        codes, arities, child, parents, kind, param, bits
+    )
+    for x in prange(codes.shape[1]):
+        if not skip[x]:
+            scores[x] = _toggle_one(codes, arities, child, x, kind, param, bits, offsets, base, q,
+                                    key, cells_bits, cell_of)  # fmt: skip
+    _toggle_removals(codes, arities, child, parents, kind, param, scores)
+    return scores
+
+
+@njit(cache=True, nogil=True)
+def penalise_toggle_scores(scores, arities, child, parents, per_param):
+    """Subtract ``per_param`` times each family's free parameters from toggle scores.
 
     A family of ``child`` with parent configurations ``q`` has ``(r_child - 1) q`` free
-    parameters (BIC, AIC, EBIC penalties).
+    parameters (BIC, AIC, EBIC penalties). ``scores`` is modified and returned.
     """
-    scores = toggle_scores(codes, arities, child, parents, kind, param, bits, offsets)
     if per_param == 0.0:
         return scores
     p = arities.shape[0]
@@ -344,21 +385,36 @@ def penalised_toggle_scores(codes, arities, child, parents, kind, param, per_par
     return scores
 
 
-@njit(cache=True, parallel=True)
-def pairwise_scores(codes, arities, kind, param, bits, offsets):
-    """``S[x, y]``: score of ``y`` with the single parent ``x``; ``S[y, y]``: with none.
-
-    Every unordered pair's joint table is counted once and serves both directions, so the
-    delta table of an empty graph costs ``p (p - 1) / 2`` passes over the rows instead of
-    ``p (p - 1)`` (or bitset ANDs for small tables, as in :func:`toggle_scores`). Pairs run
-    on numba's threads; the result does not depend on their number.
-    """
-    n, p = codes.shape
+@njit(cache=True, nogil=True)
+def _pair_scores(codes, arities, a, b, kind, param, bits, offsets):
+    """``(score of b given a, score of a given b)`` from one joint table of the pair."""
+    n = codes.shape[0]
     words = bits.shape[1]
-    S = np.empty((p, p), dtype=np.float64)
-    empty = np.empty(0, dtype=np.int64)
-    for y in prange(p):
-        S[y, y] = family_score(codes, arities, y, empty, kind, param)
+    ra = arities[a]
+    rb = arities[b]
+    if not _dense_fits(ra * rb, n):
+        one = np.empty(1, dtype=np.int64)
+        one[0] = a
+        s_ab = family_score(codes, arities, b, one, kind, param)
+        one[0] = b
+        return s_ab, family_score(codes, arities, a, one, kind, param)
+    if bits_pay(ra * rb, words, n):
+        joint = np.empty(ra * rb, dtype=np.int64)
+        for u in range(ra):
+            for v in range(rb):
+                joint[u * rb + v] = and_count(bits[offsets[a] + u], bits[offsets[b] + v])
+    else:
+        joint = _histogram(codes[:, a], rb, codes[:, b], ra * rb)
+    s_ab = _score_counts(joint, ra, rb, kind, param)  # b given a: a-major table
+    transposed = np.empty(ra * rb, dtype=np.int64)
+    for u in range(ra):
+        for v in range(rb):
+            transposed[v * ra + u] = joint[u * rb + v]
+    return s_ab, _score_counts(transposed, rb, ra, kind, param)
+
+
+@njit(cache=True, nogil=True)
+def _pairs(p):
     n_pairs = p * (p - 1) // 2
     first = np.empty(n_pairs, dtype=np.int64)
     second = np.empty(n_pairs, dtype=np.int64)
@@ -368,28 +424,47 @@ def pairwise_scores(codes, arities, kind, param, bits, offsets):
             first[k] = u
             second[k] = v
             k += 1
-    for m in prange(n_pairs):
+    return first, second
+
+
+@njit(cache=True, nogil=True)
+def pairwise_scores_serial(codes, arities, kind, param, bits, offsets):
+    """:func:`pairwise_scores` on the calling thread."""
+    p = codes.shape[1]
+    S = np.empty((p, p), dtype=np.float64)
+    empty = np.empty(0, dtype=np.int64)
+    for y in range(p):
+        S[y, y] = family_score(codes, arities, y, empty, kind, param)
+    first, second = _pairs(p)
+    for m in range(first.shape[0]):
         a = first[m]
         b = second[m]
-        ra = arities[a]
-        rb = arities[b]
-        if not _dense_fits(ra * rb, n):
-            S[a, b] = family_score(codes, arities, b, np.array([a], dtype=np.int64), kind, param)
-            S[b, a] = family_score(codes, arities, a, np.array([b], dtype=np.int64), kind, param)
-            continue
-        if bits_pay(ra * rb, words, n):
-            joint = np.empty(ra * rb, dtype=np.int64)
-            for u in range(ra):
-                for v in range(rb):
-                    joint[u * rb + v] = and_count(bits[offsets[a] + u], bits[offsets[b] + v])
-        else:
-            joint = _histogram(codes[:, a], rb, codes[:, b], ra * rb)
-        S[a, b] = _score_counts(joint, ra, rb, kind, param)  # b given a: a-major table
-        transposed = np.empty(ra * rb, dtype=np.int64)
-        for u in range(ra):
-            for v in range(rb):
-                transposed[v * ra + u] = joint[u * rb + v]
-        S[b, a] = _score_counts(transposed, rb, ra, kind, param)
+        S[a, b], S[b, a] = _pair_scores(codes, arities, a, b, kind, param, bits, offsets)
+    return S
+
+
+@njit(cache=True, parallel=True)
+def pairwise_scores(codes, arities, kind, param, bits, offsets):
+    """``S[x, y]``: score of ``y`` with the single parent ``x``; ``S[y, y]``: with none.
+
+    Every unordered pair's joint table is counted once and serves both directions, so the
+    delta table of an empty graph costs ``p (p - 1) / 2`` passes over the rows instead of
+    ``p (p - 1)`` (or bitset ANDs for small tables, as in :func:`toggle_scores`). Pairs run
+    on numba's threads; the result does not depend on their number and equals
+    :func:`pairwise_scores_serial`'s.
+    """
+    p = codes.shape[1]
+    S = np.empty((p, p), dtype=np.float64)
+    empty = np.empty(0, dtype=np.int64)
+    for y in prange(p):
+        S[y, y] = family_score(codes, arities, y, empty, kind, param)
+    first, second = _pairs(p)
+    for m in prange(first.shape[0]):
+        a = first[m]
+        b = second[m]
+        s_ab, s_ba = _pair_scores(codes, arities, a, b, kind, param, bits, offsets)
+        S[a, b] = s_ab
+        S[b, a] = s_ba
     return S
 
 

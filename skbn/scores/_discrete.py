@@ -8,7 +8,7 @@ from numbers import Real
 
 import numpy as np
 
-from skbn._kernels._threads import serial_below
+from skbn._kernels._threads import parallel_pays
 from skbn._kernels.bits import state_bits
 from skbn._kernels.discrete import (
     BDEU,
@@ -16,7 +16,10 @@ from skbn._kernels.discrete import (
     family_score,
     fnml_family_score,
     pairwise_scores,
-    penalised_toggle_scores,
+    pairwise_scores_serial,
+    penalise_toggle_scores,
+    toggle_scores,
+    toggle_scores_serial,
 )
 from skbn._kernels.discrete import K2 as K2_KIND
 from skbn.data import DiscreteData
@@ -82,10 +85,8 @@ class _BoundDiscrete(BoundScore):
 
     def pairwise_scores(self):
         # one count per unordered pair serves both directions
-        with serial_below(self._codes.size):
-            S = pairwise_scores(
-                self._codes, self._arities, self._kind, self._param, *self._state_bits()
-            )
+        kernel = pairwise_scores if parallel_pays(self._codes.size) else pairwise_scores_serial
+        S = kernel(self._codes, self._arities, self._kind, self._param, *self._state_bits())
         if self._per_param:
             r = self._arities.astype(float)
             k = np.outer(r, r - 1)  # (r_y - 1) * r_x for y with the parent x
@@ -94,17 +95,11 @@ class _BoundDiscrete(BoundScore):
         return S
 
     def _toggle(self, child, parents):
-        with serial_below(self._codes.size):
-            return penalised_toggle_scores(
-                self._codes,
-                self._arities,
-                child,
-                parents,
-                self._kind,
-                self._param,
-                self._per_param,
-                *self._state_bits(),
-            )
+        kernel = toggle_scores if parallel_pays(self._codes.size) else toggle_scores_serial
+        scores = kernel(
+            self._codes, self._arities, child, parents, self._kind, self._param, *self._state_bits()
+        )
+        return penalise_toggle_scores(scores, self._arities, child, parents, self._per_param)
 
 
 class _PenalisedDiscrete(Score):
