@@ -96,6 +96,7 @@ def _checks():
 
 # scikit-learn's checks fit on a few rows (5 to 20), where a Gaussian graph with several
 # parents rightly warns that the rows are too few for its parent sets
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::skbn.data.FewRowsWarning")
 @_checks()
 def test_sklearn_compatible(estimator, check):

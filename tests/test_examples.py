@@ -40,6 +40,7 @@ def test_every_gallery_script_is_listed():
     assert scripts == {name for name, _, _ in GALLERY}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script, args, output", GALLERY, ids=[g[0] for g in GALLERY])
 def test_gallery_script_runs(script, args, output, tmp_path):
     _run([EXAMPLES / script, *args], tmp_path)
@@ -51,6 +52,7 @@ def test_gallery_script_runs(script, args, output, tmp_path):
 NEEDS_EXTRA = [("dask_tuning.py", ["dask", "dask.distributed"]), ("graph_to_model.py", ["pgmpy"])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script, modules", NEEDS_EXTRA, ids=[s for s, _ in NEEDS_EXTRA])
 def test_a_missing_extra_is_named_and_the_script_exits_cleanly(script, modules, tmp_path):
     # a None entry in sys.modules makes "import name" fail, as if it were not installed
@@ -82,6 +84,7 @@ def _check_against_refit(rows, method, estimator, problem):
     assert row.shd == report["shd"]
 
 
+@pytest.mark.slow
 def test_autosle_reproduction_quick(tmp_path):
     import pandas as pd
 
@@ -140,6 +143,7 @@ def _refit_fges(setting, tuner, chosen):
     return FGES(EBIC(gamma=0.0)).set_params(**params)
 
 
+@pytest.mark.slow
 def test_otsl_reproduction_on_one_small_problem(tmp_path):
     import numpy as np
     import pandas as pd
@@ -183,6 +187,7 @@ def test_otsl_reproduction_on_one_small_problem(tmp_path):
             assert got[2] == pytest.approx(np.std(by_seed, ddof=1), abs=0.05)
 
 
+@pytest.mark.slow
 def test_otsl_reproduction_merges_parts(tmp_path):
     import pandas as pd
 
@@ -348,6 +353,7 @@ def test_otsl_problem_without_a_single_fit_is_left_out_and_named_on_the_page():
     assert script._left_out(pd.DataFrame([{**keys, "seed": 0}]), runs) == []
 
 
+@pytest.mark.slow
 def test_interval_reproduction_on_sachs(tmp_path):
     import numpy as np
     import pandas as pd
@@ -393,6 +399,7 @@ def test_interval_reproduction_on_sachs(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_pef_reproduction_small(tmp_path):
     import pandas as pd
 
@@ -456,6 +463,7 @@ def test_bootstrap_simulation_draws_noisy_or_tables_and_noise():
     assert np.array_equal(script.add_noise(X, 0.0, seed=1).to_numpy(int), X.to_numpy(int))
 
 
+@pytest.mark.slow
 def test_bootstrap_reproduction_small(tmp_path):
     import pandas as pd
 
@@ -507,6 +515,7 @@ def test_bootstrap_reproduction_small(tmp_path):
         assert int(cells[3]) == len(boot)
 
 
+@pytest.mark.slow
 def test_autosle_training_rebuilds_the_saved_members_and_refuses_test_networks(tmp_path):
     import json
 
@@ -538,6 +547,7 @@ def test_autosle_training_rebuilds_the_saved_members_and_refuses_test_networks(t
     assert not (tmp_path / "x.csv").exists()
 
 
+@pytest.mark.slow
 def test_autosle_budget_counts_the_least_penalised_members_clusters(tmp_path):
     script = _load_script_at(EXAMPLES / "benchmarks" / "autosle_budget.py")
     members = [
@@ -603,6 +613,7 @@ def test_autosle_budget_rebuilds_a_runs_members_from_its_json():
         assert got.get_params() == expected
 
 
+@pytest.mark.slow
 def test_bootstrap_poset_recall_counts_admitted_arcs(tmp_path):
     import networkx as nx
 

@@ -165,6 +165,7 @@ def test_cli_reports_bad_input(capsys):
     assert "expected a whole number" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_readme_python_example_runs(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the example writes a network file
     text = (ROOT / "README.md").read_text()
@@ -178,6 +179,7 @@ def test_readme_python_example_runs(capsys, tmp_path, monkeypatch):
     assert read_network(tmp_path / "alarm_learned.bif").n_arcs > 0
 
 
+@pytest.mark.slow
 def test_console_script_runs():
     result = subprocess.run(
         [sys.executable, "-m", "skbn.cli", "networks", "list"], capture_output=True, text=True

@@ -31,6 +31,7 @@ def _stratified(X, x, y, cond):
     return x2, g2, dof
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("x, y", [("HR", "CO"), ("CVP", "PCWP"), ("SAO2", "PVSAT")])
 def test_unconditional_statistics_equal_scipy(alarm, x, y):
     table = pd.crosstab(alarm[x], alarm[y]).to_numpy()

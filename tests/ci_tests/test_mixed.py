@@ -39,6 +39,7 @@ def _joint_ll(C):
     return -0.5 * n * (np.linalg.slogdet(cov)[1] + k * math.log(2 * math.pi) + k)
 
 
+@pytest.mark.slow
 def test_two_continuous_variables_give_the_partial_correlation_statistic(frame):
     n = len(frame)
     result = CGMutualInformation().bind(frame).test("x", "z", ["y"])

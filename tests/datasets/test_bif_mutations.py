@@ -11,6 +11,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 MEMORY_CAP_BYTES = 2 * 2**30
 TIME_CAP_SECONDS = 120
 N_MUTANTS = 300
@@ -73,6 +75,7 @@ CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_mutated_bif_files_are_read_or_refused_with_a_bif_error():
     code = CHILD.format(cap=MEMORY_CAP_BYTES, n=N_MUTANTS)
     done = subprocess.run(

@@ -29,6 +29,7 @@ def test_training_problems_follow_the_recipe():
             assert nx.is_weakly_connected(dag)
 
 
+@pytest.mark.slow
 def test_training_problems_do_not_depend_on_the_hash_seed():
     code = (
         "import hashlib\n"

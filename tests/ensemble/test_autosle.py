@@ -45,6 +45,7 @@ def _grid_sampler(seed):
     )
 
 
+@pytest.mark.slow
 def test_greedy_matches_exhaustive_greedy_on_a_grid(problems):
     table = _quality_table(problems)
     auto = AutoSLEEnsemble(
@@ -89,6 +90,7 @@ def test_stops_when_nothing_gains(problems):
     assert all(t.value == 0 for t in auto.study_.trials if t.user_attrs["skbn:step"] == 1)
 
 
+@pytest.mark.slow
 def test_seeded_search_is_deterministic_whatever_n_jobs(problems):
     space = {
         "fges": (FGES(), {"penalty_discount": FloatDistribution(0.5, 50.0, log=True)}),
@@ -295,6 +297,7 @@ def _check_resumed(before, after, resumed, batch_size):
     assert by_slot(resumed.study_) == by_slot(uninterrupted.study_)
 
 
+@pytest.mark.slow
 def test_sqlite_study_resumes_after_the_worker_is_killed(tmp_path):
     url = f"sqlite:///{tmp_path / 'autosle.db'}"
     before, after, resumed = _interrupted_run(tmp_path, url, "killed", 1, 1)
@@ -315,6 +318,7 @@ def test_two_workers_share_a_postgres_study_and_survive_a_kill(tmp_path):
     optuna.delete_study(study_name=name, storage=postgres_driver_url(POSTGRES_URL))
 
 
+@pytest.mark.slow
 def test_two_workers_share_a_sqlite_study(tmp_path):
     # the same protocol on a file database, so it runs without a server too
     url = f"sqlite:///{tmp_path / 'shared.db'}"
@@ -358,6 +362,7 @@ def _hand_gaussian_bic(X, dag):
     return total
 
 
+@pytest.mark.slow
 def test_selected_credit_is_greedy_on_what_the_selection_returns():
     """credit='selected' credits the member Gaussian BIC picks, checked against OLS BIC."""
     from skbn.ensemble import members_from_study, selected_qualities

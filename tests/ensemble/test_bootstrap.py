@@ -20,6 +20,7 @@ def asia():
     return bn, bn.sample(3000, random_state=0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loop_removal", ["confidence", "agony"])
 def test_final_graph_is_an_acyclic_subgraph_of_an_acyclic_poset(asia, loop_removal):
     _, X = asia

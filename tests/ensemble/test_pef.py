@@ -102,6 +102,7 @@ def test_small_problems_keep_every_cluster():
     assert sorted(np.concatenate(partition_variables(corr)).tolist()) == list(range(5))
 
 
+@pytest.mark.slow
 def test_fused_graph_is_a_dag_over_all_variables_and_accurate(big):
     X, truth = big
     pef = PEFLearner(n_jobs=2).fit(X)
@@ -185,6 +186,7 @@ def test_refuses_discrete_data():
         PEFLearner().fit(load_network("asia").sample(100, random_state=0))
 
 
+@pytest.mark.slow
 def test_auto_route_switches_to_sparse_above_the_limit(monkeypatch):
     X, _ = make_problem("asia", n_samples=2000, random_state=0)
     assert PEFLearner().fit(X).route_ == "dense"
@@ -221,6 +223,7 @@ def test_correlation_threshold_keeps_about_p_over_2_pairs_of_independent_variabl
     assert 140 < rows.shape[0] < 260
 
 
+@pytest.mark.slow
 def test_screen_from_data_equals_the_screen_from_the_correlation_matrix(big):
     X, _ = big
     Z = standardise(X.to_numpy())

@@ -30,6 +30,7 @@ def _runner(storage, deadline=None):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("killed_after", [STEP_ATTR, SLOT_ATTR])
 def test_a_worker_killed_while_claiming_a_slot_does_not_hold_it(
     tmp_path, monkeypatch, killed_after

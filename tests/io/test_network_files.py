@@ -31,6 +31,7 @@ def assert_same_network(a: DiscreteBayesianNetwork, b: DiscreteBayesianNetwork, 
         np.testing.assert_allclose(a.cpts[v], b.cpts[v], rtol=0, atol=atol, err_msg=v)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("name", list_networks())
 def test_bundled_networks_round_trip(tmp_path, name, fmt):
@@ -72,6 +73,7 @@ def _pgmpy_probability(cpd, child, state, config):
     return cpd.get_value(**{child: state, **config})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("name", ["child", "insurance", "alarm", "water"])
 def test_pgmpy_reads_our_files_with_the_same_tables(tmp_path, name, fmt):

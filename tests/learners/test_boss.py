@@ -51,6 +51,7 @@ def discrete_bound():
     return BDeu().bind(load_network("asia").sample(3000, random_state=0))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", ["kernel", "python"])
 def test_tree_lookups_are_grow_shrink_on_the_prefix(gaussian_bound, route):
     bound = gaussian_bound
@@ -80,6 +81,7 @@ def test_tree_lookups_with_a_discrete_score(discrete_bound):
             assert parents[v] == _grow_shrink(discrete_bound, v, order[:i].tolist())[0]
 
 
+@pytest.mark.slow
 def test_kernel_and_python_routes_build_the_same_trees():
     X, _ = make_problem("insurance", n_samples=800, random_state=0)
     fits = []

@@ -78,6 +78,7 @@ DISCRETE_SCORES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("score", DISCRETE_SCORES, ids=repr)
 def test_equals_brute_force_on_five_discrete_variables(score, discrete5):
     est = ExactSearch(score).fit(discrete5)
@@ -86,6 +87,7 @@ def test_equals_brute_force_on_five_discrete_variables(score, discrete5):
     assert score.score_graph(est.graph_, discrete5) == pytest.approx(est.score_, abs=1e-8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("score", [GaussianBIC(), GaussianAIC(), BGe()], ids=repr)
 def test_equals_brute_force_on_five_gaussian_variables(score, gaussian5):
     est = ExactSearch(score).fit(gaussian5)

@@ -42,6 +42,7 @@ def test_the_default_score_keeps_parent_sets_small_and_does_not_warn(wide, learn
     assert est.graph_.number_of_edges() < 3 * truth.number_of_edges()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("learner", [HillClimb("bic"), FGES("bic")], ids=["HillClimb", "FGES"])
 def test_plain_gaussian_bic_over_fits_and_says_so(wide, learner):
     X, _ = wide

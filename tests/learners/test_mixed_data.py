@@ -25,6 +25,7 @@ def sample(network):
     return network.sample(3000, random_state=1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda e: type(e).__name__)
 def test_learners_recover_a_conditional_gaussian_network(learner, network, sample):
     graph = learner.fit(sample).graph_

@@ -54,6 +54,7 @@ CASES = [
     [(learner, problem) for learner, names in CASES for problem in names],
     ids=lambda v: v if isinstance(v, str) else type(v).__name__,
 )
+@pytest.mark.slow
 def test_same_graph_for_any_column_and_row_order(learner, problem, problems):
     X = problems[problem]
     expected = set(clone(learner).fit(X).graph_.edges())

@@ -21,6 +21,7 @@ def test_recovers_small_gaussian_network_at_large_n():
         assert set(est.graph_.predecessors(v)) <= set(parents)
 
 
+@pytest.mark.slow
 def test_finds_the_exact_optimum_on_sachs():
     network = load_network("sachs")
     X = network.sample(20_000, random_state=0)

@@ -16,6 +16,7 @@ def _skeleton(graph):
     return {frozenset(e) for e in skeleton(graph).edges()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["asia", "sachs", "child", "insurance", "alarm"])
 def test_d_separation_oracle_recovers_the_true_cpdag(name):
     bn = load_network(name)

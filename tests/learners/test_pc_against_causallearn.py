@@ -45,6 +45,7 @@ def test_fisher_z_skeleton_equals_causal_learns():
     assert ours == _theirs(X.to_numpy(), list(X.columns), 0.05, "fisherz")
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.parametrize("network", ["asia", "alarm"])
 @pytest.mark.parametrize("test, theirs", [(ChiSquare(), "chisq"), (GSquare(), "gsq")])

@@ -62,6 +62,7 @@ def test_a_column_with_fewer_than_two_values_is_refused_by_name(column):
         HillClimb().fit(X)
 
 
+@pytest.mark.slow
 def test_available_case_bic_matches_a_hand_computation():
     rng = np.random.default_rng(3)
     a = rng.integers(0, 2, 60)

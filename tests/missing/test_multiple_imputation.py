@@ -96,6 +96,7 @@ def test_imputed_copies_differ_and_are_complete(gaussian):
     assert not np.allclose(a.to_numpy()[~observed], b.to_numpy()[~observed])
 
 
+@pytest.mark.slow
 def test_recovers_the_skeleton_and_is_deterministic_whatever_n_jobs(gaussian):
     graph, X = gaussian
     mi = MultipleImputation(n_imputations=5, random_state=0).fit(X)

@@ -36,6 +36,7 @@ def _chain_tables():
     return arities, order, par_ptr, par_idx, table_ptr, log_tables
 
 
+@pytest.mark.slow
 def test_estep_matches_the_exact_posterior_of_a_chain():
     arities, order, par_ptr, par_idx, table_ptr, log_tables = _chain_tables()
     # A missing, B = 1 observed: P(A=1 | B=1) = 0.27 / (0.27 + 0.14)
@@ -60,6 +61,7 @@ def test_estep_matches_the_exact_posterior_of_a_chain():
     assert loglik == pytest.approx(np.log(0.7 * 0.2))
 
 
+@pytest.mark.slow
 def test_structural_em_recovers_asia_and_fills_every_value(asia, incomplete):
     sem = StructuralEM(random_state=0).fit(incomplete)
     assert f1_adjacency(asia.graph, sem.graph_) >= 0.8
@@ -72,6 +74,7 @@ def test_structural_em_recovers_asia_and_fills_every_value(asia, incomplete):
     assert sem.log_likelihoods_[-1] > sem.log_likelihoods_[0]
 
 
+@pytest.mark.slow
 def test_structural_em_is_deterministic_given_random_state(incomplete):
     a = StructuralEM(fit_tables="em", random_state=3).fit(incomplete)
     b = StructuralEM(fit_tables="em", random_state=3).fit(incomplete)
@@ -95,6 +98,7 @@ def test_structural_em_wraps_a_constraint_based_learner(asia, incomplete):
     assert f1_adjacency(asia.graph, sem.graph_) >= 0.6
 
 
+@pytest.mark.slow
 def test_structural_em_passes_sklearn_checks():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -62,6 +62,7 @@ def gaussian():
     return make_problem("asia", n_samples=600, random_state=1)
 
 
+@pytest.mark.slow
 def test_true_graph_predicts_better_than_the_empty_graph(gaussian):
     X, dag = gaussian
     empty = nx.DiGraph()
@@ -81,6 +82,7 @@ def test_true_graph_predicts_better_than_the_empty_graph(gaussian):
     assert set(oct_.graph_.edges) == set(dag.edges)
 
 
+@pytest.mark.slow
 def test_sparsity_prefers_the_smaller_blanket_among_equivalent_configurations(gaussian):
     X, dag = gaussian
     # an independent noise column, a parent of every node in the padded graph: larger
@@ -123,6 +125,7 @@ def test_too_few_rows_for_the_folds():
         OCTSearchCV(PCStable(), {"alpha": [0.05]}).fit(X)
 
 
+@pytest.mark.slow
 def test_shared_predictions_leave_each_configurations_scores_unchanged():
     # configurations that give a variable the same blanket share its predictions; each
     # configuration must still score exactly as when it is tuned alone

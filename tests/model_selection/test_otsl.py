@@ -399,6 +399,7 @@ def test_scoring_each_configuration_with_its_own_gamma_prefers_gamma_zero():
     assert own.fit(X).best_params_["criterion__gamma"] == 0
 
 
+@pytest.mark.slow
 def test_the_default_scoring_tunes_gaussian_ebic():
     # linear-Gaussian copies of ALARM (111 variables, n = 1,000): GaussianEBIC with gamma = 0
     # over-fits, the default held-out score (GaussianBIC) picks a larger gamma, closer to truth

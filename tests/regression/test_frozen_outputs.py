@@ -16,6 +16,7 @@ from tests.regression.cases import GROUPS, compare
 FROZEN = json.loads(Path(__file__).with_name("frozen.json").read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_outputs_are_unchanged(group):
     diffs = compare(FROZEN[group], GROUPS[group]())

@@ -99,6 +99,7 @@ def test_scores_equal_the_textbook_formulas(tiny, parents):
     assert K2().bind(tiny).local_score("b", parents) == pytest.approx(k2)
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::skbn.data.DataKindWarning")  # many-state codes, on purpose
 def test_dense_and_sorted_counting_agree_and_match_python():
     rng = np.random.default_rng(1)
@@ -188,6 +189,7 @@ EQUIVALENT_SCORES = [
 ]
 
 
+@pytest.mark.slow
 @given(random_dags(min_nodes=6, max_nodes=6), st.integers(0, 2**31 - 1))
 def test_score_equivalence_on_markov_equivalent_dags(A, seed):
     B = _equivalent_dag(A, np.random.RandomState(seed))
@@ -229,6 +231,7 @@ def test_gaussian_score_survives_collinear_and_constant_columns():
     assert np.isfinite(bound.local_score(3, [2]))
 
 
+@pytest.mark.slow
 def test_bge_single_variable_equals_numerical_marginal_likelihood():
     """Normal-gamma marginal likelihood, integrated numerically, for p = 1."""
     x = np.array([0.3, -1.2, 0.8, 1.9])
