@@ -17,7 +17,6 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from skbn._parameters import CPT_PRIOR_ISS, CGParameters, DiscreteParameters, fit_parameters
 from skbn.ci_tests._registry import CI_TESTS
 from skbn.constraints import CONSTRAINT_KINDS, EdgeConstraints
 from skbn.data import (
@@ -30,6 +29,7 @@ from skbn.data import (
 )
 from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._convert import from_adjacency
+from skbn.network._parameters import CPT_PRIOR_ISS, CGParameters, DiscreteParameters, fit_parameters
 from skbn.scores._registry import SCORES
 from skbn.utils._param_validation import validate_params_of
 from skbn.utils._registry import required_kind
@@ -434,9 +434,9 @@ class BaseStructureLearner(BaseEstimator):
     def network_(self):
         """The fitted network: structure and parameters, with node and state labels.
 
-        A :class:`~skbn.datasets.DiscreteBayesianNetwork` (CPTs smoothed as for
+        A :class:`~skbn.network.DiscreteBayesianNetwork` (CPTs smoothed as for
         :meth:`score_samples`: a Dirichlet prior of equivalent sample size 1 spread over each
-        table) or a :class:`~skbn.datasets.LinearGaussianNetwork` (least-squares regressions,
+        table) or a :class:`~skbn.network.LinearGaussianNetwork` (least-squares regressions,
         with intercepts). A CPDAG or PDAG is turned into a DAG by a consistent extension; every
         extension of a CPDAG gives the same likelihood. It can be sampled, written with
         :func:`skbn.io.write_network` (BIF, Hugin NET, GeNIe XDSL) or converted for pgmpy and

@@ -4,8 +4,8 @@
 :class:`ParameterLearner` is an estimator whose structure is fixed: ``fit(X)`` estimates the
 network's parameters on the graph it was given, so it scores held-out data, sits in a
 ``Pipeline`` and exposes ``network_`` like every learner. :func:`fit_network` is the one-line
-form. Discrete data give a :class:`~skbn.datasets.DiscreteBayesianNetwork` with state labels;
-continuous data a :class:`~skbn.datasets.LinearGaussianNetwork` with intercepts.
+form. Discrete data give a :class:`~skbn.network.DiscreteBayesianNetwork` with state labels;
+continuous data a :class:`~skbn.network.LinearGaussianNetwork` with intercepts.
 """
 
 from __future__ import annotations

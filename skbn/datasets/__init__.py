@@ -4,7 +4,8 @@
 * The 24 networks of the bnlearn Bayesian network repository ship with skbn as BIF files:
   :func:`list_networks`, :func:`load_network` returning a :class:`DiscreteBayesianNetwork`
   whose ``graph`` is the true DAG and whose ``sample`` draws data by forward sampling.
-* :func:`read_bif` / :func:`write_bif` read and write other networks.
+* Other networks are read and written by :mod:`skbn.io`; the network classes live in
+  :mod:`skbn.network` (re-exported here, the types these functions return).
 * :func:`make_linear_gaussian` puts a linear-Gaussian SEM on any DAG;
   :func:`make_conditional_gaussian` makes the last nodes of a discrete network continuous
   (mixed data with known truth).
@@ -14,11 +15,11 @@
   :func:`make_problem` returns ``(X, true_dag)`` ready for a learner.
 """
 
-from skbn.datasets._bif import BIFError, parse_bif, read_bif, to_bif, write_bif
+import warnings
+
 from skbn.datasets._bundled import list_networks, load_network
-from skbn.datasets._gaussian import LinearGaussianNetwork, make_linear_gaussian
-from skbn.datasets._mixed import ConditionalGaussianNetwork, make_conditional_gaussian
-from skbn.datasets._network import DiscreteBayesianNetwork
+from skbn.datasets._gaussian import make_linear_gaussian
+from skbn.datasets._mixed import make_conditional_gaussian
 from skbn.datasets._problems import TRAINING_NETWORKS, make_problem, make_training_problems
 from skbn.datasets._random_dags import (
     make_erdos_renyi_dag,
@@ -26,9 +27,27 @@ from skbn.datasets._random_dags import (
     make_small_world_dag,
 )
 from skbn.datasets._replicate import replicate_network
+from skbn.network import ConditionalGaussianNetwork, DiscreteBayesianNetwork, LinearGaussianNetwork
+
+#: Names that moved to :mod:`skbn.io`; still importable from here, with a FutureWarning.
+_MOVED_TO_IO = ("BIFError", "parse_bif", "read_bif", "to_bif", "write_bif")
+
+
+def __getattr__(name: str):
+    if name in _MOVED_TO_IO:
+        import skbn.io
+
+        warnings.warn(
+            f"skbn.datasets.{name} moved to skbn.io.{name}; import it from there (the old "
+            "name will be removed in a future release).",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return getattr(skbn.io, name)
+    raise AttributeError(f"module 'skbn.datasets' has no attribute {name!r}")
+
 
 __all__ = [
-    "BIFError",
     "ConditionalGaussianNetwork",
     "TRAINING_NETWORKS",
     "DiscreteBayesianNetwork",
@@ -42,9 +61,5 @@ __all__ = [
     "make_training_problems",
     "make_scale_free_dag",
     "make_small_world_dag",
-    "parse_bif",
-    "read_bif",
     "replicate_network",
-    "to_bif",
-    "write_bif",
 ]

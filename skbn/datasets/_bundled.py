@@ -8,8 +8,8 @@ import difflib
 from functools import lru_cache
 from importlib import resources
 
-from skbn.datasets._bif import _read_text, parse_bif
-from skbn.datasets._network import DiscreteBayesianNetwork
+from skbn.io._bif import _read_text, parse_bif
+from skbn.network._discrete import DiscreteBayesianNetwork
 
 __all__ = ["list_networks", "load_network"]
 

@@ -13,8 +13,8 @@ from sklearn.utils import check_random_state
 
 from skbn.datasets._bundled import load_network
 from skbn.datasets._gaussian import make_linear_gaussian
-from skbn.datasets._network import DiscreteBayesianNetwork, _check_n_samples
 from skbn.datasets._replicate import replicate_network
+from skbn.network._discrete import DiscreteBayesianNetwork, _check_n_samples
 
 __all__ = ["TRAINING_NETWORKS", "make_problem", "make_training_problems"]
 

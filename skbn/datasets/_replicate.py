@@ -9,9 +9,9 @@ import networkx as nx
 import numpy as np
 from sklearn.utils import check_random_state
 
-from skbn.datasets._network import DiscreteBayesianNetwork
 from skbn.graph._array import topological_sort_array
 from skbn.graph._convert import as_adjacency
+from skbn.network._discrete import DiscreteBayesianNetwork
 
 __all__ = ["replicate_network"]
 

@@ -11,7 +11,7 @@ Graphs without parameters are read and written by :func:`skbn.graph.read_graph` 
 :func:`skbn.parameters.fit_network` give the networks to write.
 """
 
-from skbn.datasets._bif import BIFError, parse_bif, read_bif, to_bif, write_bif
+from skbn.io._bif import BIFError, parse_bif, read_bif, to_bif, write_bif
 from skbn.io._common import MAX_TABLE_ENTRIES, NetworkFileError
 from skbn.io._files import NETWORK_FORMATS, network_format, read_network, write_network
 from skbn.io._interop import from_pgmpy, from_pyagrum, to_pgmpy, to_pyagrum

@@ -3,21 +3,19 @@
 
 from __future__ import annotations
 
+import gzip
+import io
 import math
 import os
 import re
+import zlib
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
 
-from skbn.datasets._bif import (
-    MAX_TABLE_ENTRIES,
-    ROW_SUM_TOLERANCE,
-    BIFError,
-    _read_text,
-    check_writable,
-)
-from skbn.datasets._network import DiscreteBayesianNetwork
+from skbn.network._discrete import DiscreteBayesianNetwork
+from skbn.network._gaussian import LinearGaussianNetwork
 
 __all__ = [
     "NetworkFileError",
@@ -29,16 +27,26 @@ __all__ = [
     "rows_to_table",
 ]
 
+#: Rows whose probabilities sum to within this of 1 are renormalised; others are an error.
+ROW_SUM_TOLERANCE = 1e-2
+#: The largest conditional probability table read (parent configurations times states; the
+#: biggest in the bnlearn repository has 280,000 entries). A larger declared table is refused
+#: before any memory is taken for it.
+MAX_TABLE_ENTRIES = 50_000_000
+#: The largest (decompressed) file read; the biggest of the repository is about 1 MB.
+MAX_TEXT_BYTES = 200_000_000
+
+
 #: An identifier of Hugin NET and GeNIe XDSL: a letter or underscore, then letters, digits,
 #: underscores.
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-class NetworkFileError(BIFError):
+class NetworkFileError(ValueError):
     """A malformed or unsupported network file (BIF, NET, XDSL); the message says where.
 
-    A subclass of :class:`~skbn.datasets.BIFError` (itself a ``ValueError``), so code that
-    catches either catches all three formats.
+    The base of every format's reading error (:class:`~skbn.io.BIFError` is one), and a
+    ``ValueError``, so code that catches it catches all three formats.
 
     Examples
     --------
@@ -51,15 +59,56 @@ class NetworkFileError(BIFError):
     """
 
 
+def _read_text(path: Path) -> str:
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+                data = stream.read(MAX_TEXT_BYTES + 1)
+        except (EOFError, OSError, zlib.error) as exc:
+            raise NetworkFileError(f"{path.name}: not a complete gzip file ({exc})") from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise NetworkFileError(
+            f"{path.name}: more than {MAX_TEXT_BYTES:,} bytes of text, more than this reader "
+            "accepts (skbn.io._common.MAX_TEXT_BYTES)"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise NetworkFileError(
+            f"{path.name}, line {line}: byte {data[exc.start]:#04x} is not UTF-8 text"
+        ) from None
+
+
+def check_writable(network, fmt: str) -> DiscreteBayesianNetwork:
+    """Refuse, with the fix, what a network file cannot hold (a graph, a Gaussian model)."""
+    if isinstance(network, DiscreteBayesianNetwork):
+        return network
+    if isinstance(network, LinearGaussianNetwork):
+        raise TypeError(
+            f"{fmt} files written by skbn hold discrete networks; a LinearGaussianNetwork "
+            "cannot be written to one. Convert it with skbn.io.to_pgmpy (pgmpy's "
+            "LinearGaussianBayesianNetwork), or discretise the data before fitting."
+        )
+    if isinstance(network, nx.Graph):
+        raise TypeError(
+            f"A {fmt} file holds a network with its parameters, and this is a graph without "
+            "them. Fit them first: learner.network_ after fit, or "
+            "skbn.parameters.fit_network(graph, X); to save the structure alone use "
+            "skbn.graph.write_graph (.graphml, .json, .dot)."
+        )
+    raise TypeError(
+        f"Expected a DiscreteBayesianNetwork to write as {fmt}, got {type(network).__name__}."
+    )
+
+
 def read_text(path: str | os.PathLike, what: str) -> tuple[str, str]:
     """``(text, file name)`` of a plain or gzip-compressed text file, size-limited."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"No such {what} file: {str(path)!r}.")
-    try:
-        return _read_text(path), path.name
-    except BIFError as exc:
-        raise NetworkFileError(str(exc)) from None
+    return _read_text(path), path.name
 
 
 def check_table_size(where: str, child: str, shape: tuple[int, ...]) -> int:
@@ -76,7 +125,7 @@ def check_table_size(where: str, child: str, shape: tuple[int, ...]) -> int:
 def rows_to_table(where: str, child: str, values, shape: tuple[int, ...]) -> np.ndarray:
     """Probabilities in C order over ``shape`` (parents', then the child's states), checked.
 
-    Rows within :data:`~skbn.datasets._bif.ROW_SUM_TOLERANCE` of 1 are renormalised.
+    Rows within :data:`ROW_SUM_TOLERANCE` of 1 are renormalised.
     """
     arr = np.asarray(values, dtype=np.float64)
     if arr.size != math.prod(shape):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from skbn.datasets._bif import read_bif, write_bif
+from skbn.io._bif import read_bif, write_bif
 from skbn.io._net import read_net, write_net
 from skbn.io._xdsl import read_xdsl, write_xdsl
 

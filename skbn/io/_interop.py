@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from skbn.datasets._gaussian import LinearGaussianNetwork
-from skbn.datasets._network import DiscreteBayesianNetwork
+from skbn.network._discrete import DiscreteBayesianNetwork
+from skbn.network._gaussian import LinearGaussianNetwork
 
 __all__ = ["from_pgmpy", "from_pyagrum", "to_pgmpy", "to_pyagrum"]
 

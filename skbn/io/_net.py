@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 
-from skbn.datasets._network import DiscreteBayesianNetwork
 from skbn.io._common import (
     NetworkFileError,
     build_network,
@@ -27,6 +26,7 @@ from skbn.io._common import (
     read_text,
     rows_to_table,
 )
+from skbn.network._discrete import DiscreteBayesianNetwork
 
 __all__ = ["parse_net", "read_net", "to_net", "write_net"]
 
@@ -127,7 +127,7 @@ def _flatten(value) -> list:
 
 
 def parse_net(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
-    """Parse Hugin NET text into a :class:`~skbn.datasets.DiscreteBayesianNetwork`.
+    """Parse Hugin NET text into a :class:`~skbn.network.DiscreteBayesianNetwork`.
 
     Parameters
     ----------

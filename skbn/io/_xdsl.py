@@ -22,7 +22,6 @@ from pathlib import Path
 
 import numpy as np
 
-from skbn.datasets._network import DiscreteBayesianNetwork
 from skbn.io._common import (
     NetworkFileError,
     build_network,
@@ -32,6 +31,7 @@ from skbn.io._common import (
     read_text,
     rows_to_table,
 )
+from skbn.network._discrete import DiscreteBayesianNetwork
 
 __all__ = ["parse_xdsl", "read_xdsl", "to_xdsl", "write_xdsl"]
 
@@ -51,7 +51,7 @@ def _fail(source: str, message: str):
 
 
 def parse_xdsl(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
-    """Parse GeNIe XDSL text into a :class:`~skbn.datasets.DiscreteBayesianNetwork`.
+    """Parse GeNIe XDSL text into a :class:`~skbn.network.DiscreteBayesianNetwork`.
 
     Parameters
     ----------

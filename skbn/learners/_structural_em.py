@@ -10,12 +10,12 @@ from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import check_random_state
 
 from skbn._kernels.em import likelihood_weighting_estep
-from skbn._parameters import CPT_PRIOR_ISS
 from skbn.base import BaseStructureLearner
 from skbn.data import DiscreteData, check_data
 from skbn.graph import to_dag
 from skbn.graph._array import parents_csr, topological_sort_array
 from skbn.graph._convert import as_adjacency, from_adjacency
+from skbn.network._parameters import CPT_PRIOR_ISS
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
 
 __all__ = ["StructuralEM"]

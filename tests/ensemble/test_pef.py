@@ -7,7 +7,6 @@ import pytest
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
 
-from skbn import _parameters
 from skbn._kernels.ci import (
     fisher_z_pvalues_across_labels,
     fisher_z_pvalues_given_parents_from_data,
@@ -26,6 +25,7 @@ from skbn.graph._convert import as_adjacency
 from skbn.learners import FGES, PCStable
 from skbn.metrics import f1_adjacency, shd
 from skbn.model_selection import _resampling
+from skbn.network import _parameters
 
 
 @pytest.fixture(scope="module")

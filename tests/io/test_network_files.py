@@ -250,7 +250,7 @@ def test_writing_a_graph_says_how_to_get_a_network(tmp_path):
     for fmt in FORMATS:
         with pytest.raises(TypeError, match="fit_network"):
             write_network(graph, tmp_path / f"g.{fmt}")
-    from skbn.datasets import write_bif
+    from skbn.io import write_bif
 
     with pytest.raises(TypeError, match="network_"):
         write_bif(graph, tmp_path / "g.bif")

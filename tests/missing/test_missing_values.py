@@ -179,7 +179,7 @@ def test_available_case_tables_count_each_familys_own_rows(asia_missing):
     assert parents
     rows = asia_missing[[names[j], *parents]].dropna()
     # maximum-likelihood table (no prior) from the frame, in the fitted table's state order
-    from skbn._parameters import fit_parameters
+    from skbn.network._parameters import fit_parameters
 
     data = check_data(asia_missing, missing="allow")
     A = np.zeros((len(names),) * 2, dtype=np.int8)

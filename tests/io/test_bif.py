@@ -4,15 +4,8 @@ import gzip
 import numpy as np
 import pytest
 
-from skbn.datasets import (
-    BIFError,
-    list_networks,
-    load_network,
-    parse_bif,
-    read_bif,
-    to_bif,
-    write_bif,
-)
+from skbn.datasets import list_networks, load_network
+from skbn.io import BIFError, NetworkFileError, parse_bif, read_bif, to_bif, write_bif
 
 TINY = """network tiny {
 }
@@ -204,10 +197,21 @@ def test_broken_gzip_and_non_utf8_files_are_the_readers_errors(tmp_path):
 
 
 def test_a_decompression_bomb_is_refused(tmp_path, monkeypatch):
-    from skbn.datasets import _bif
+    from skbn.io import _common
 
-    monkeypatch.setattr(_bif, "MAX_TEXT_BYTES", 1_000_000)
+    monkeypatch.setattr(_common, "MAX_TEXT_BYTES", 1_000_000)
     bomb = tmp_path / "bomb.bif.gz"
     bomb.write_bytes(gzip.compress(b" " * 5_000_000))
     with pytest.raises(BIFError, match="more than 1,000,000 bytes"):
         read_bif(bomb)
+
+
+def test_bif_errors_are_network_file_errors_and_moved_names_warn():
+    # one hierarchy: every format's error is a NetworkFileError, BIF's included
+    assert issubclass(BIFError, NetworkFileError) and issubclass(NetworkFileError, ValueError)
+    with pytest.raises(NetworkFileError, match="line"):
+        parse_bif("variable a { type discrete [ 2 ] { lo }; }")
+    import skbn.datasets
+
+    with pytest.warns(FutureWarning, match=r"skbn\.io\.read_bif"):
+        assert skbn.datasets.read_bif is read_bif

@@ -16,9 +16,9 @@ from scipy import sparse
 from skbn._kernels.discrete import config_index, family_counts
 from skbn._kernels.gaussian import VARIANCE_FLOOR
 from skbn.data import DiscreteData, GaussianData, MixedData
-from skbn.datasets._gaussian import LinearGaussianNetwork
-from skbn.datasets._network import DiscreteBayesianNetwork
 from skbn.graph._array import parents_csr
+from skbn.network._discrete import DiscreteBayesianNetwork
+from skbn.network._gaussian import LinearGaussianNetwork
 
 __all__ = ["CGParameters", "DiscreteParameters", "GaussianParameters", "fit_parameters"]
 

@@ -23,7 +23,7 @@ CHILD = textwrap.dedent(
     from importlib import resources
 
     resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))
-    from skbn.datasets._bif import BIFError, parse_bif
+    from skbn.io._bif import BIFError, parse_bif
 
     base = gzip.decompress(
         (resources.files("skbn.datasets") / "data" / "asia.bif.gz").read_bytes()

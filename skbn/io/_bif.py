@@ -15,18 +15,21 @@ parent configuration, so a written file reads back unchanged.
 from __future__ import annotations
 
 import gzip
-import io
 import math
 import os
 import re
-import zlib
 from pathlib import Path
 
-import networkx as nx
 import numpy as np
 
-from skbn.datasets._gaussian import LinearGaussianNetwork
-from skbn.datasets._network import DiscreteBayesianNetwork
+from skbn.io._common import (
+    MAX_TABLE_ENTRIES,
+    ROW_SUM_TOLERANCE,
+    NetworkFileError,
+    _read_text,
+    check_writable,
+)
+from skbn.network._discrete import DiscreteBayesianNetwork
 
 __all__ = ["read_bif", "write_bif", "parse_bif", "BIFError"]
 
@@ -39,18 +42,12 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _WORD = re.compile(r'^(?!.*//)(?!.*/\*)[^\s{}()\[\];,|"]+$')
-#: Rows whose probabilities sum to within this of 1 are renormalised; others are an error.
-ROW_SUM_TOLERANCE = 1e-2
-#: The largest conditional probability table read (parent configurations times states; the
-#: biggest in the bnlearn repository has 280,000 entries). A larger declared table is refused
-#: before any memory is taken for it.
-MAX_TABLE_ENTRIES = 50_000_000
-#: The largest (decompressed) file read; the biggest of the repository is about 1 MB.
-MAX_TEXT_BYTES = 200_000_000
 
 
-class BIFError(ValueError):
+class BIFError(NetworkFileError):
     """A malformed BIF file; the message gives the line number.
+
+    A :class:`~skbn.io.NetworkFileError`, as the errors of the other formats are.
 
     Examples
     --------
@@ -300,7 +297,7 @@ def _parse_probability(ps: _Parser, states: dict, parents: dict, cpts: dict) -> 
         ps.fail(
             f"the table of {child!r} given {len(pa)} parents would hold {entries:,} "
             f"probabilities, more than the {MAX_TABLE_ENTRIES:,} this reader accepts "
-            "(skbn.datasets._bif.MAX_TABLE_ENTRIES)"
+            "(skbn.io.MAX_TABLE_ENTRIES)"
         )
     table = np.full(pa_shape + (r,), np.nan)
     rows_seen: set = set()
@@ -368,28 +365,6 @@ def _check_rows(ps: _Parser, start: int, child: str, rows: np.ndarray) -> None:
         ps.fail(f"probabilities of {child!r} are negative or do not sum to 1")
 
 
-def _read_text(path: Path) -> str:
-    data = path.read_bytes()
-    if data[:2] == b"\x1f\x8b":
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-                data = stream.read(MAX_TEXT_BYTES + 1)
-        except (EOFError, OSError, zlib.error) as exc:
-            raise BIFError(f"{path.name}: not a complete gzip file ({exc})") from None
-    if len(data) > MAX_TEXT_BYTES:
-        raise BIFError(
-            f"{path.name}: more than {MAX_TEXT_BYTES:,} bytes of text, more than this reader "
-            "accepts (skbn.datasets._bif.MAX_TEXT_BYTES)"
-        )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise BIFError(
-            f"{path.name}, line {line}: byte {data[exc.start]:#04x} is not UTF-8 text"
-        ) from None
-
-
 def read_bif(path: str | os.PathLike) -> DiscreteBayesianNetwork:
     """Read a BIF file (plain or gzip-compressed).
 
@@ -419,29 +394,11 @@ def read_bif(path: str | os.PathLike) -> DiscreteBayesianNetwork:
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"No such BIF file: {str(path)!r}.")
-    return parse_bif(_read_text(path), source=path.name)
-
-
-def check_writable(network, fmt: str) -> DiscreteBayesianNetwork:
-    """Refuse, with the fix, what a network file cannot hold (a graph, a Gaussian model)."""
-    if isinstance(network, DiscreteBayesianNetwork):
-        return network
-    if isinstance(network, LinearGaussianNetwork):
-        raise TypeError(
-            f"{fmt} files written by skbn hold discrete networks; a LinearGaussianNetwork "
-            "cannot be written to one. Convert it with skbn.io.to_pgmpy (pgmpy's "
-            "LinearGaussianBayesianNetwork), or discretise the data before fitting."
-        )
-    if isinstance(network, nx.Graph):
-        raise TypeError(
-            f"A {fmt} file holds a network with its parameters, and this is a graph without "
-            "them. Fit them first: learner.network_ after fit, or "
-            "skbn.parameters.fit_network(graph, X); to save the structure alone use "
-            "skbn.graph.write_graph (.graphml, .json, .dot)."
-        )
-    raise TypeError(
-        f"Expected a DiscreteBayesianNetwork to write as {fmt}, got {type(network).__name__}."
-    )
+    try:
+        text = _read_text(path)
+    except NetworkFileError as exc:
+        raise BIFError(str(exc)) from None
+    return parse_bif(text, source=path.name)
 
 
 def _check_word(what: str, value: str) -> str:
