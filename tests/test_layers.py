@@ -23,6 +23,7 @@ LAYERS = [
     ("skbn.utils._search", 1),
     ("skbn.utils._numeric", 1),
     ("skbn.utils._memory", 1),
+    ("skbn.utils._random", 1),
     ("skbn.data", 2),
     ("skbn.utils._binding", 3),
     ("skbn.graph", 3),

@@ -15,6 +15,7 @@ from skbn.datasets._bundled import load_network
 from skbn.datasets._gaussian import make_linear_gaussian
 from skbn.datasets._replicate import replicate_network
 from skbn.network._discrete import DiscreteBayesianNetwork, _check_n_samples
+from skbn.utils._random import spawn_seeds
 
 __all__ = ["TRAINING_NETWORKS", "make_problem", "make_training_problems"]
 
@@ -81,7 +82,7 @@ def make_problem(
         raise ValueError(f"kind must be 'gaussian' or 'discrete', got {kind!r}.")
     _check_n_samples(n_samples)
     rng = check_random_state(random_state)
-    seed_structure, seed_params, seed_sample = rng.randint(np.iinfo(np.int32).max, size=3)
+    seed_structure, seed_params, seed_sample = spawn_seeds(rng, 3)
     if isinstance(network, str):
         network = load_network(network)
     if kind == "discrete" and not isinstance(network, DiscreteBayesianNetwork):
@@ -179,7 +180,7 @@ def make_training_problems(
         base = bases[k % len(bases)]
         size = int(round(math.exp(rng.uniform(math.log(low), math.log(high)))))
         size = min(max(size, low), high)
-        seed_rep, seed_sem, seed_sample = rng.randint(np.iinfo(np.int32).max, size=3)
+        seed_rep, seed_sem, seed_sample = spawn_seeds(rng, 3)
         big = replicate_network(base, size, random_state=seed_rep)
         chunk = set(_connected_chunk(big, size, rng))
         # built node by node: a networkx subgraph view iterates a set, whose order varies

@@ -21,7 +21,6 @@ from optuna.distributions import (
     IntDistribution,
 )
 from sklearn.base import clone
-from sklearn.utils import check_random_state
 
 from skbn import metrics
 from skbn.base import BaseStructureLearner
@@ -35,6 +34,7 @@ from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import Score
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import Interval, StrOptions
+from skbn.utils._random import draw_seed
 
 __all__ = [
     "AutoSLEEnsemble",
@@ -618,7 +618,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
         quality = _quality_function(self.quality)
         storage = open_storage(self.storage)  # a bad URL fails before any work
         problems = self.problems if problems is None else problems
-        seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+        seed = draw_seed(self.random_state)
         if problems is None or isinstance(problems, Integral):
             n = 100 if problems is None else int(problems)
             self._log(f"generating {n} training problems")

@@ -22,6 +22,7 @@ from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import BIC
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions
+from skbn.utils._random import draw_seed
 
 __all__ = [
     "BootstrapPosetLearner",
@@ -33,8 +34,6 @@ __all__ = [
     "permutation_arc_counts",
     "poset_from_counts",
 ]
-
-_MAX_SEED = np.iinfo(np.int32).max
 
 
 def _check_for(estimator, X):
@@ -253,9 +252,7 @@ def bootstrap_arc_counts(
             order = order[np.argsort(~data.discrete[order], kind="stable")]
         if start == "random_chain":
             chain[order[:-1], order[1:]] = 1
-        jobs.append(
-            FitJob(estimator, {"start_graph": chain}, train=rows, seed=rng.randint(_MAX_SEED))
-        )
+        jobs.append(FitJob(estimator, {"start_graph": chain}, train=rows, seed=draw_seed(rng)))
     outcomes = run_fits(
         jobs, data, n_jobs=n_jobs, verbose=verbose, desc="bootstrap phase 1", allow_missing=True
     )
@@ -354,8 +351,8 @@ def permutation_arc_counts(
                 i, j = arcs[rng.randint(len(arcs))]
                 start[i, j] = 1
             params = {"start_graph": start, "allowed_edges": poset}
-            seed = int(rng.randint(_MAX_SEED))
-            permute = int(rng.randint(_MAX_SEED)) if null else None
+            seed = draw_seed(rng)
+            permute = draw_seed(rng) if null else None
             jobs.append(FitJob(estimator, params, train=rows, seed=seed, permute=permute))
             is_null.append(null)
     outcomes = run_fits(

@@ -14,9 +14,10 @@ from skbn.base import BaseStructureLearner
 from skbn.data import DiscreteData, GaussianData
 from skbn.ensemble._bootstrap import edge_frequencies
 from skbn.graph._convert import to_adjacency
-from skbn.model_selection._resampling import FitJob, run_fits, spawn_seeds
+from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval
+from skbn.utils._random import spawn_seeds
 
 __all__ = ["MultipleImputation"]
 

@@ -44,6 +44,7 @@ from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.utils._numeric import significant
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, numba_threads
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions
+from skbn.utils._random import spawn_seeds
 
 __all__ = ["PEFLearner", "partition_variables"]
 
@@ -419,7 +420,7 @@ class PEFLearner(BaseStructureLearner):
             seeds = [None] * len(clusters)
         else:
             rng = check_random_state(self.random_state)
-            seeds = rng.randint(np.iinfo(np.int32).max, size=len(clusters)).tolist()
+            seeds = spawn_seeds(rng, len(clusters))
         picked = None
         if isinstance(estimator, StructureLearningEnsemble):
             adjacencies, picked = self._estimate_ensemble(data, clusters, estimator, seeds)

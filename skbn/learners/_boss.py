@@ -29,6 +29,7 @@ from skbn.learners._fges import backward_search
 from skbn.scores import Score
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, effective_n_jobs, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval
+from skbn.utils._random import spawn_seeds
 
 __all__ = ["BOSS"]
 
@@ -595,7 +596,7 @@ class BOSS(BaseStructureLearner):
         data = data.take(columns=canon)
         bound = self._resolved_score(data).bind(data)
         rng = check_random_state(self.random_state)
-        seeds = rng.randint(0, np.iinfo(np.int32).max, size=self.n_starts).tolist()
+        seeds = spawn_seeds(rng, self.n_starts)
         n_workers = min(self.n_starts, effective_n_jobs(self.n_jobs))
         groups = [seeds[k::n_workers] for k in range(n_workers)]
         backward = None

@@ -18,6 +18,7 @@ from skbn.graph._convert import to_adjacency
 from skbn.learners._pc import PCStable
 from skbn.scores import Score
 from skbn.utils._param_validation import Interval, StrOptions
+from skbn.utils._random import draw_seed
 
 __all__ = ["OrderMCMC"]
 
@@ -235,7 +236,7 @@ class OrderMCMC(BaseStructureLearner):
             offsets.append(len(masks))
         rng = check_random_state(self.random_state)
         start = _respecting(rng.permutation(p).astype(np.int64), required_all)
-        seed = int(rng.randint(np.iinfo(np.int32).max))
+        seed = draw_seed(rng)
         burn = int(self.burn_in * self.n_iter) if isinstance(self.burn_in, float) else self.burn_in
         burn = min(burn, self.n_iter - 1)
         (

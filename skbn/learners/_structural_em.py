@@ -7,7 +7,6 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
-from sklearn.utils import check_random_state
 
 from skbn._kernels.em import likelihood_weighting_estep
 from skbn.base import BaseStructureLearner
@@ -17,6 +16,7 @@ from skbn.graph._array import parents_csr, topological_sort_array
 from skbn.graph._convert import as_adjacency, from_adjacency
 from skbn.network._parameters import CPT_PRIOR_ISS
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
+from skbn.utils._random import draw_seed
 
 __all__ = ["StructuralEM"]
 
@@ -201,7 +201,7 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
             data = check_data(X, kind="discrete", missing="allow")
         except ValueError as exc:
             raise ValueError(f"StructuralEM needs discrete data: {exc}") from None
-        seed = int(check_random_state(self.random_state).randint(2**31 - 1))
+        seed = draw_seed(self.random_state)
         p = data.n_features
         codes = np.asarray(data.codes)
         dag = np.zeros((p, p), dtype=np.int8)

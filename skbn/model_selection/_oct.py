@@ -17,6 +17,7 @@ from skbn.model_selection._base_search import with_learner_input_tags
 from skbn.model_selection._resampling import FitJob, check_before_work, final_learner, run_fits
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval, validate_params_of
+from skbn.utils._random import draw_seed
 
 __all__ = ["OCTSearchCV", "markov_blankets", "prediction_mutual_information"]
 
@@ -294,10 +295,8 @@ class OCTSearchCV(BaseEstimator):
         if n < self.cv:
             raise ValueError(f"cv={self.cv} folds need at least {self.cv} rows; X has {n}.")
         rng = check_random_state(self.random_state)
-        folds = list(
-            KFold(self.cv, shuffle=True, random_state=rng.randint(2**31 - 1)).split(values)
-        )
-        forest_seed = int(rng.randint(2**31 - 1))
+        folds = list(KFold(self.cv, shuffle=True, random_state=draw_seed(rng)).split(values))
+        forest_seed = draw_seed(rng)
         predictor = self.predictor
         if predictor is None:
             forest = RandomForestClassifier if discrete else RandomForestRegressor

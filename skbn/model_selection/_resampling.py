@@ -38,11 +38,11 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.exceptions import FitFailedWarning
 from sklearn.pipeline import Pipeline
-from sklearn.utils import check_random_state
 
 from skbn.data import CHECKED_DATA, DiscreteData, GaussianData, MixedData, check_data
 from skbn.graph._convert import to_adjacency
 from skbn.utils._parallel import effective_n_jobs, parallel_map
+from skbn.utils._random import spawn_seeds
 
 __all__ = [
     "check_before_work",
@@ -55,18 +55,10 @@ __all__ = [
     "final_learner",
 ]
 
-_MAX_SEED = np.iinfo(np.int32).max
-
 
 def final_learner(estimator):
     """The structure learner itself, or the last step of a Pipeline ending in one."""
     return estimator.steps[-1][1] if isinstance(estimator, Pipeline) else estimator
-
-
-def spawn_seeds(random_state, n: int) -> list[int]:
-    """``n`` integer seeds drawn from ``random_state`` (the caller's, before any work)."""
-    rng = check_random_state(random_state)
-    return rng.randint(_MAX_SEED, size=n).tolist()
 
 
 def seeded_clone(estimator, seed: int | None):
