@@ -924,6 +924,11 @@ def check_data(
         raise ValueError(f"kind must be 'auto', 'discrete', 'gaussian' or 'mixed', got {kind!r}.")
     if missing not in ("error", "allow"):
         raise ValueError(f"missing must be 'error' or 'allow', got {missing!r}.")
+    if not 2 <= max_categories <= MAX_CATEGORIES:
+        raise ValueError(
+            f"max_categories must be between 2 and {MAX_CATEGORIES} (discrete codes are "
+            f"16-bit integers), got {max_categories!r}."
+        )
     if isinstance(X, CHECKED_DATA) and missing == "error" and X.has_missing:
         raise ValueError(_missing_message(X.names, X.observed))
     if isinstance(X, MixedData):

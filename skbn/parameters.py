@@ -112,6 +112,12 @@ class ParameterLearner(BaseStructureLearner):
                 )
             A = (A != 0).astype(np.int8)
             kind = None
+        loops = [names[j] for j in np.flatnonzero(np.diag(A))]
+        if loops:
+            raise ValueError(
+                f"graph has self-loops at {loops[:8]}; a Bayesian network has none (an "
+                "identity matrix is not an empty graph: use np.zeros((p, p)))."
+            )
         undirected = bool(np.any((A != 0) & (A.T != 0)))
         if kind not in GRAPH_KINDS:
             kind = "pdag" if undirected else "dag"

@@ -224,3 +224,11 @@ def test_bin_codes_beside_a_string_column_warn_as_they_do_alone():
         warnings.simplefilter("error")
         check_data(X, kind="mixed")  # a stated kind is not second-guessed
         check_data(X.assign(f1=X["f1"] + 0.5))  # not every float column holds codes
+
+
+@pytest.mark.parametrize("bad", [1, 100_000])
+def test_max_categories_beyond_the_int16_codes_is_refused(bad):
+    # 33,000 states with max_categories=100_000 used to wrap the int16 codes into "missing"
+    X = pd.DataFrame({"a": [f"s{i}" for i in range(33_000)], "b": ["x", "y"] * 16_500})
+    with pytest.raises(ValueError, match="max_categories must be between 2 and 32768"):
+        check_data(X, max_categories=bad)

@@ -184,3 +184,12 @@ def test_bad_input_is_refused_before_work():
         ParameterLearner(_graph(), equivalent_sample_size=0).fit(TINY)
     with pytest.raises(ValueError, match="cycle"):
         ParameterLearner(_graph(("a", "b"), ("b", "a"))).fit(TINY)
+
+
+def test_a_graph_with_self_loops_is_refused_by_name():
+    from skbn.datasets import load_network
+    from skbn.parameters import ParameterLearner
+
+    X = load_network("asia").sample(300, random_state=0)[["asia", "tub", "smoke"]]
+    with pytest.raises(ValueError, match=r"self-loops at \['asia', 'tub', 'smoke'\]"):
+        ParameterLearner(np.eye(3)).fit(X)  # was a RuntimeError from the DAG extension

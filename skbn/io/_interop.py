@@ -15,10 +15,41 @@ from skbn.network._gaussian import LinearGaussianNetwork
 __all__ = ["from_pgmpy", "from_pyagrum", "to_pgmpy", "to_pyagrum"]
 
 
+#: The oldest release of each library the converters work with (pyproject's ``interop``).
+_FLOORS = {"pgmpy": (1, 0), "pyagrum": (1, 14)}
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    parts = []
+    for piece in text.split(".")[:3]:
+        digits = "".join(ch for ch in piece if ch.isdigit()) if piece[:1].isdigit() else ""
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+def _check_floor(package: str, function: str) -> None:
+    from importlib import metadata
+
+    floor = _FLOORS.get(package.lower())
+    try:
+        found = metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return
+    if floor and _version_tuple(found) < floor:
+        wanted = ".".join(map(str, floor))
+        raise ImportError(
+            f"{function} needs {package} {wanted} or newer, and {found} is installed; "
+            f'upgrade it with pip install -U "{package}>={wanted}".'
+        )
+
+
 def _need(module: str, function: str):
     import importlib
     import warnings
 
+    _check_floor(module.split(".")[0], function)
     try:
         with warnings.catch_warnings():
             # pgmpy announces deprecations of its own APIs on import (skbn uses none of them)

@@ -7,6 +7,7 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
+from sklearn.utils.validation import check_is_fitted
 
 from skbn._kernels.em import likelihood_weighting_estep
 from skbn.base import BaseStructureLearner
@@ -241,6 +242,46 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         self.feature_names_in_ = np.asarray(data.names, dtype=object)
         self.n_features_in_ = p
         return self
+
+    @property
+    def network_(self):
+        """The fitted network: the last graph with tables counted from the completed data.
+
+        That of ``estimator_`` (CPTs with a Dirichlet prior of equivalent sample size 1
+        spread over each table), to sample, write (:func:`skbn.io.write_network`) or convert.
+        """
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.network_
+
+    def score_samples(self, X) -> np.ndarray:
+        """Log-likelihood of each (complete) row of ``X`` under :attr:`network_`.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Same columns as in ``fit``, without missing values.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.score_samples(X)
+
+    def score(self, X, y=None) -> float:
+        """Mean log-likelihood of the rows of ``X`` (higher is better).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        float
+        """
+        return float(np.mean(self.score_samples(X)))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -261,3 +261,17 @@ def test_names_that_are_not_identifiers_are_refused_for_net_and_xdsl():
     for writer in (to_net, to_xdsl):
         with pytest.raises(ValueError, match="blood pressure"):
             writer(bn)
+
+
+def test_an_interop_library_below_the_floor_is_named_with_its_version(monkeypatch):
+    from importlib import metadata
+
+    from skbn.datasets import load_network
+    from skbn.io import to_pgmpy
+
+    real = metadata.version
+    monkeypatch.setattr(
+        metadata, "version", lambda name: "0.1.26" if name == "pgmpy" else real(name)
+    )
+    with pytest.raises(ImportError, match=r"pgmpy 1\.0 or newer, and 0\.1\.26 is installed"):
+        to_pgmpy(load_network("asia"))

@@ -113,3 +113,18 @@ def test_structural_em_passes_sklearn_checks():
                 "check_estimators_nan_inf": "fractional floats are not discrete",
             },
         )
+
+
+def test_structural_em_scores_and_exposes_its_network_like_every_learner():
+    asia = load_network("asia")
+    X = asia.sample(1000, random_state=0)
+    incomplete = X.mask(np.random.default_rng(0).random(X.shape) < 0.1)
+    sem = StructuralEM(random_state=0).fit(incomplete)
+    held_out = asia.sample(200, random_state=1)
+    rows = sem.score_samples(held_out)
+    assert rows.shape == (200,) and np.all(np.isfinite(rows)) and np.all(rows < 0)
+    assert sem.score(held_out) == pytest.approx(rows.mean())
+    network = sem.network_
+    assert set(network.graph.edges) == set(sem.graph_.edges)
+    # the network's own log-likelihood of a row equals score_samples
+    assert network.log_likelihood(held_out.iloc[:5]) == pytest.approx(rows[:5])
