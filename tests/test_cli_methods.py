@@ -194,3 +194,39 @@ def test_learn_with_boss_writes_the_learned_cpdag(tmp_path, capsys):
     learned = read_graph(graph)
     assert learned.number_of_nodes() == 11 and learned.graph["kind"] == "cpdag"
     assert main(["learn", "--network", "asia", "--learner", "boss", "--max-indegree", "2"]) != 0
+
+
+@pytest.mark.parametrize("learner", ["hc", "pc"])
+def test_learn_takes_missing_values_from_a_csv_as_the_library_does(tmp_path, capsys, learner):
+    from skbn.datasets import load_network
+
+    X = load_network("asia").sample(1500, random_state=0)
+    X = X.astype(object).mask(
+        pd.DataFrame(
+            __import__("numpy").random.default_rng(0).random(X.shape) < 0.05, columns=X.columns
+        )
+    )
+    path = tmp_path / "m.csv"
+    X.to_csv(path, index=False)
+    out = tmp_path / "g.json"
+    assert main(["learn", str(path), "--learner", learner, "--out", str(out), "--quiet"]) == 0
+    assert read_graph(out).number_of_edges() >= 4
+    # a learner without an available-case form still refuses, naming the missing columns
+    assert main(["learn", str(path), "--learner", "exact", "--quiet"]) == 2
+    assert "missing" in capsys.readouterr().err
+
+
+def test_a_state_named_none_stays_a_state_unless_named_as_missing(tmp_path, capsys):
+    from skbn.datasets import load_network
+
+    X = load_network("insurance").sample(400, random_state=0)
+    assert "None" in set(X["Accident"].astype(str))
+    path = tmp_path / "insurance.csv"
+    X.to_csv(path, index=False)
+    out = tmp_path / "g.json"
+    assert main(["learn", str(path), "--out", str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "'Accident': 'None'" in err and "--na-values None" in err
+    # named as a missing-value token, the same cells become missing values (learned from)
+    assert main(["learn", str(path), "--na-values", "None", "--out", str(out), "--quiet"]) == 0
+    assert "read as missing" not in capsys.readouterr().err

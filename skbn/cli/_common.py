@@ -104,6 +104,14 @@ def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
         "linear-Gaussian model on its graph; with a CSV: treat every column "
         "as discrete (categories) or continuous (default: from the column types)",
     )
+    parser.add_argument(
+        "--na-values",
+        nargs="+",
+        default=(),
+        metavar="TOKEN",
+        help="with a CSV: cells holding these tokens are missing values too (by default only "
+        "empty cells are: a state may be named 'None' or 'NA')",
+    )
     parser.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
     parser.add_argument(
         "--jobs", type=n_jobs, default=None, help="parallel jobs (joblib; -1 for all cores)"
@@ -111,8 +119,18 @@ def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
-def read_csv_checked(path: Path):
-    """Read a CSV file, refusing repeated column names (pandas would rename them silently)."""
+#: Tokens that pandas, R and spreadsheets read as missing; skbn reads them as values unless
+#: ``--na-values`` names them, and says so when a column holds one.
+MISSING_LOOKALIKES = ("NA", "N/A", "n/a", "NaN", "nan", "-nan", "NULL", "null", "None", "#N/A")
+
+
+def read_csv_checked(path: Path, na_values=()):
+    """Read a CSV file, refusing repeated column names (pandas would rename them silently).
+
+    Only empty cells, and cells holding one of ``na_values``, are missing values: a state
+    named ``None`` or ``NA`` (INSURANCE has two) stays a state. A column holding a token
+    that other tools read as missing gets a warning naming it.
+    """
     import csv
     from collections import Counter
 
@@ -123,7 +141,7 @@ def read_csv_checked(path: Path):
     try:
         with open(path, newline="", encoding="utf-8") as handle:
             header = next(csv.reader(handle), [])
-        X = pd.read_csv(path)
+        X = pd.read_csv(path, keep_default_na=False, na_values=["", *na_values])
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {str(path)!r} as CSV: {exc}") from None
     repeated = [name for name, count in Counter(header).items() if count > 1]
@@ -132,11 +150,26 @@ def read_csv_checked(path: Path):
             f"{str(path)!r} repeats column names in its header: {repeated[:8]}; every column "
             "is a node, so names must be unique. Rename the repeated columns."
         )
+    lookalikes = [t for t in MISSING_LOOKALIKES if t not in na_values]
+    held = {
+        str(c): sorted(set(X[c].astype(str)) & set(lookalikes))
+        for c in X.columns
+        if not pd.api.types.is_numeric_dtype(X[c]) and not pd.api.types.is_bool_dtype(X[c])
+    }
+    held = {c: tokens for c, tokens in held.items() if tokens}
+    if held:
+        shown = "; ".join(f"{c!r}: {', '.join(map(repr, t))}" for c, t in list(held.items())[:8])
+        print(
+            f"skbn: warning: columns hold values that other tools read as missing ({shown}); "
+            "skbn reads them as states. If they mark missing values, pass --na-values "
+            f"{' '.join(sorted({t for ts in held.values() for t in ts}))}.",
+            file=sys.stderr,
+        )
     return X
 
 
-def _read_csv(path: Path, kind: str | None):
-    X = read_csv_checked(path)
+def _read_csv(path: Path, kind: str | None, na_values=()):
+    X = read_csv_checked(path, na_values)
     if kind == "discrete":
         from skbn.data import INTEGER_STATES_WARNING
 
@@ -151,7 +184,7 @@ def _read_csv(path: Path, kind: str | None):
                 "KBinsDiscretizer) unless they really are categories.",
                 file=sys.stderr,
             )
-        X = X.astype(str).astype("category")
+        X = X.astype("string").astype("category")  # missing values stay missing
     elif kind == "gaussian":
         try:
             X = X.astype(float)
@@ -177,7 +210,7 @@ def load_source(args, default_kind: str = "discrete"):
         return X, truth, f"{args.n_samples} rows sampled from {args.network} ({kind}{size})"
     if args.nodes:
         raise ValueError("--nodes applies to --network data only.")
-    X = _read_csv(args.data, args.kind)
+    X = _read_csv(args.data, args.kind, getattr(args, "na_values", ()))
     return X, None, f"{args.data} ({len(X)} rows)"
 
 

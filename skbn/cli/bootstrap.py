@@ -60,7 +60,7 @@ def run(args) -> None:
 
     output_format(args.out, args.format)  # a bad --out fails before the resampling
     X, truth, source = load_source(args)
-    kind = check_data(X).kind
+    kind = check_data(X, missing="allow").kind  # the learner refuses what it cannot take
     learner = learner_from_spec(args.learner, kind, args.random_state)
     start = time.perf_counter()
     print(f"data        {source}")

@@ -61,7 +61,7 @@ def run(args) -> None:
     from skbn.model_selection import intersection_validate
 
     X, truth, source = load_source(args)
-    kind = check_data(X).kind
+    kind = check_data(X, missing="allow").kind  # the learner refuses what it cannot take
     if len(args.learners) < 2:
         raise ValueError("compare needs at least two learners.")
     learners = {s: learner_from_spec(s, kind, args.random_state) for s in args.learners}

@@ -108,7 +108,7 @@ def run(args) -> None:
     output_format(args.out, args.format)  # a bad --out fails now, not after the learning
     knowledge = knowledge_params(args)  # so do unreadable knowledge files
     X, truth, source = load_source(args)
-    data = check_data(X)
+    data = check_data(X, missing="allow")  # the learner says if it takes missing values
     score = make_score(args.score, data.kind, args.penalty_discount, args.gamma, args.iss)
     learner = make_learner(
         args.learner,

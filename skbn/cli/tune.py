@@ -122,7 +122,7 @@ def run(args) -> None:
     output_format(args.out, args.format)  # a bad --out fails before the search
     scorer = _scorer(args.scoring)  # and so does a bad --scoring
     X, truth, source = load_source(args)
-    kind = check_data(X).kind
+    kind = check_data(X, missing="allow").kind  # the learner refuses what it cannot take
     learner = learner_from_spec(args.learner, kind, args.random_state)
     grid = _parse_grid(args.param)
     valid = learner.get_params(deep=True)
