@@ -400,7 +400,8 @@ class BaseStructureLearner(BaseEstimator):
 
         Discrete parameters are CPTs smoothed with a Dirichlet prior of equivalent sample
         size 1 spread over each table, so unseen configurations keep a finite likelihood;
-        Gaussian ones are least-squares regressions on the parents. A CPDAG is evaluated
+        Gaussian ones are least-squares regressions on the parents, the residual variance
+        shrunk toward the column's variance by one pseudo-row. A CPDAG is evaluated
         through a consistent DAG extension (all extensions give the same likelihood).
 
         Parameters
@@ -437,8 +438,9 @@ class BaseStructureLearner(BaseEstimator):
         A :class:`~skbn.network.DiscreteBayesianNetwork` (CPTs smoothed as for
         :meth:`score_samples`: a Dirichlet prior of equivalent sample size 1 spread over each
         table) or a :class:`~skbn.network.LinearGaussianNetwork` (least-squares regressions,
-        with intercepts). A CPDAG or PDAG is turned into a DAG by a consistent extension; every
-        extension of a CPDAG gives the same likelihood. It can be sampled, written with
+        with intercepts, the variance shrunk as for :meth:`score_samples`). A CPDAG or PDAG
+        is turned into a DAG by a consistent extension; every extension of a CPDAG gives the
+        same likelihood. It can be sampled, written with
         :func:`skbn.io.write_network` (BIF, Hugin NET, GeNIe XDSL) or converted for pgmpy and
         pyAgrum (:mod:`skbn.io`). Another prior: :func:`skbn.parameters.fit_network`.
 

@@ -39,7 +39,10 @@ class ParameterLearner(BaseStructureLearner):
         each table (BDeu's prior, as bnlearn's ``bn.fit(method="bayes")`` and pgmpy's
         ``BayesianEstimator(prior_type="BDeu")``), so no probability is zero; ``"mle"`` gives
         relative frequencies, and a parent configuration absent from the data gets a uniform
-        row. Continuous data: least squares on the parents in both cases.
+        row. Continuous data: least squares on the parents in both cases; ``"bayes"``
+        shrinks the residual variance toward the column's variance by
+        ``equivalent_sample_size`` pseudo-rows, ``(n s2 + iss var) / (n + iss)``, so a node its
+        parents determine exactly on the training rows keeps a finite held-out likelihood.
     equivalent_sample_size : float, default=1.0
         Strength of the prior of ``method="bayes"``.
 

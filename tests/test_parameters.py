@@ -140,11 +140,15 @@ def test_gaussian_parameters_match_least_squares():
 
     dag = make_erdos_renyi_dag(6, 8, random_state=3)
     X = make_linear_gaussian(dag, random_state=3).sample(3000, random_state=4) + 2.0
-    net = fit_network(dag, X)
+    net = fit_network(dag, X, method="mle")
+    bayes = fit_network(dag, X)  # the same regressions, the variance with one prior row
+    n = len(X)
     for j, v in enumerate(net.nodes):
         pa = list(net.parents[v])
+        column_var = X[v].var(ddof=0)
         if not pa:
             assert net.intercepts[j] == pytest.approx(X[v].mean())
+            assert net.noise_std[j] ** 2 == pytest.approx(column_var, rel=1e-8)
             continue
         reg = LinearRegression().fit(X[pa], X[v])
         W = net.weights
@@ -152,7 +156,10 @@ def test_gaussian_parameters_match_least_squares():
         np.testing.assert_allclose(coef, reg.coef_, rtol=1e-8)
         assert net.intercepts[j] == pytest.approx(reg.intercept_, rel=1e-8)
         resid = X[v] - reg.predict(X[pa])
-        assert net.noise_std[j] == pytest.approx(np.sqrt(np.mean(resid**2)), rel=1e-8)
+        ml_var = np.mean(resid**2)
+        assert net.noise_std[j] == pytest.approx(np.sqrt(ml_var), rel=1e-8)
+        assert bayes.intercepts[j] == pytest.approx(net.intercepts[j], rel=1e-12)
+        assert bayes.noise_std[j] ** 2 == pytest.approx((n * ml_var + column_var) / (n + 1))
     fges = FGES().fit(X)
     np.testing.assert_allclose(fges.network_.log_likelihood(X), fges.score_samples(X))
     sample = net.sample(20000, random_state=0)
@@ -193,3 +200,19 @@ def test_a_graph_with_self_loops_is_refused_by_name():
     X = load_network("asia").sample(300, random_state=0)[["asia", "tub", "smoke"]]
     with pytest.raises(ValueError, match=r"self-loops at \['asia', 'tub', 'smoke'\]"):
         ParameterLearner(np.eye(3)).fit(X)  # was a RuntimeError from the DAG extension
+
+
+def test_a_family_its_parents_determine_keeps_held_out_scores_finite_and_moderate():
+    # e = 3c + 1 exactly: the least-squares variance is ~0, so a held-out row 1 sd off used
+    # to score -5.6e10; one prior row at the column's variance keeps it near -n/2 per sd^2
+    rng = np.random.default_rng(0)
+    n = 600
+    c = rng.normal(size=n)
+    X = pd.DataFrame({"c": c, "e": 3 * c + 1, "z": c + rng.normal(size=n)})
+    hc = HillClimb().fit(X)
+    held = X.iloc[:5].copy()
+    exact = hc.score_samples(held)
+    held["e"] += X["e"].std()
+    off = hc.score_samples(held)
+    assert np.all(np.isfinite(exact)) and np.all(off > -2 * n)
+    assert np.all(off < exact - n / 4)  # still far less likely than an exact row
