@@ -148,12 +148,30 @@ def read_graph(path: str | os.PathLike, format: str | None = None) -> nx.DiGraph
     if not path.exists():
         raise FileNotFoundError(f"No such graph file: {str(path)!r}.")
     if fmt == "graphml":
-        g = nx.read_graphml(path)
+        from xml.etree.ElementTree import ParseError
+
+        try:
+            g = nx.read_graphml(path)
+        except (ParseError, nx.NetworkXError, ValueError, KeyError) as exc:
+            raise ValueError(f"{str(path)!r} is not a readable GraphML graph: {exc}") from None
     else:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as exc:
+            raise ValueError(
+                f"{str(path)!r} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                f"position {exc.start}); JSON graphs are UTF-8."
+            ) from None
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{str(path)!r} is not a node-link JSON graph: {exc}") from None
+        if not isinstance(data, dict) or "nodes" not in data:
+            raise ValueError(
+                f"{str(path)!r} is not a node-link JSON graph: expected an object with "
+                f"'nodes' and 'edges' (as write_graph writes), got {type(data).__name__}."
+            )
+        try:
             g = nx.node_link_graph(data, directed=True, multigraph=False, edges="edges")
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{str(path)!r} is not a node-link JSON graph: {exc}") from None
     kind = g.graph.get("kind")
     A, nodes = as_adjacency(nx.DiGraph(g))

@@ -57,3 +57,30 @@ def test_plot_cpdag_without_truth_draws_on_given_axes():
     assert plot_graph(cpdag, ax=ax) is ax
     assert ax.get_legend() is None
     plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("list.json", b"[1, 2]", "expected an object with 'nodes'"),
+        ("latin.json", b'{"nodes": [{"id": "\xe9"}]}', r"not UTF-8 text \(byte 0xe9"),
+        ("cut.graphml", b'<?xml version="1.0"?><graphml><graph><node id="a"/>', "GraphML"),
+    ],
+)
+def test_unreadable_graph_files_are_value_errors_naming_the_file(tmp_path, name, content, message):
+    # these were AttributeError, UnicodeDecodeError and xml ParseError tracebacks in the CLI
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=message) as info:
+        read_graph(path)
+    assert name in str(info.value)
+
+
+def test_the_cli_reports_an_unreadable_graph_in_one_line(tmp_path, capsys):
+    from skbn.cli import main
+
+    path = tmp_path / "list.json"
+    path.write_text("[1, 2]")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("skbn: error:") and "Traceback" not in err
