@@ -20,7 +20,8 @@ cached before any timing). Run::
 
     python examples/benchmarks/threading_layers.py --out docs/threading.md
 
-(about 10 minutes on 2 cores). ``--quick`` runs HillClimb only, with one repeat.
+(about 10 minutes on 2 cores). ``--quick`` runs HillClimb only, with two repeats;
+``--rows`` changes ALARM's sample size (the page shows GridSearchCV at 50,000 rows too).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ _CLEAN = (
 )
 
 
-def _problem(name):
+def _problem(name, n_rows=10_000):
     """The learner with a parameter to search, and its data."""
     from skbn.datasets import load_network, make_problem
     from skbn.learners import BOSS, FGES, HillClimb, PCStable
@@ -72,7 +73,7 @@ def _problem(name):
     if name == "FGES":
         X, _ = make_problem("alarm", n_nodes=370, n_samples=2_000, random_state=0)
         return FGES(), {"penalty_discount": [1.0, 1.5, 2.0, 2.5]}, X
-    X = load_network("alarm").sample(10_000, random_state=0)
+    X = load_network("alarm").sample(n_rows, random_state=0)
     if name == "HillClimb":
         return HillClimb(), {"max_indegree": [2, 3, 4, None]}, X
     if name == "BOSS":
@@ -80,12 +81,12 @@ def _problem(name):
     return PCStable(), {"alpha": [0.001, 0.01, 0.05, 0.1]}, X
 
 
-def _cell(learner, condition, repeats):
+def _cell(learner, condition, repeats, n_rows=10_000):
     """Run in the child process: seconds per fit."""
     from sklearn.base import clone
     from sklearn.model_selection import GridSearchCV
 
-    est, grid, X = _problem(learner)
+    est, grid, X = _problem(learner, n_rows)
     clone(est).fit(X)  # compile or load the kernels
     best = float("inf")
     for _ in range(repeats):
@@ -109,7 +110,7 @@ def _cell(learner, condition, repeats):
     return best, layer
 
 
-def _run_cell(config, learner, condition, repeats):
+def _run_cell(config, learner, condition, repeats, n_rows=10_000):
     env = {k: v for k, v in os.environ.items() if k not in _CLEAN}
     env.update(CONFIGS[config])
     burners = []
@@ -120,7 +121,7 @@ def _run_cell(config, learner, condition, repeats):
         ]
     try:
         out = subprocess.run(
-            [sys.executable, __file__, "--cell", learner, condition, str(repeats)],
+            [sys.executable, __file__, "--cell", learner, condition, str(repeats), str(n_rows)],
             env=env,
             capture_output=True,
             text=True,
@@ -164,6 +165,29 @@ def _report(rows, learners, out):
         "not listed: the threading layer does not change them.",
         "",
     ]
+    sizes = sorted({r.get("rows", 10_000) for r in rows})
+    for size in sizes:
+        subset = [r for r in rows if r.get("rows", 10_000) == size]
+        if size != 10_000:
+            lines += [
+                "",
+                f"## GridSearchCV at {size:,} rows",
+                "",
+                f"The same search on ALARM at {size:,} rows (HillClimb and BOSS), where a fit "
+                "is long enough for the search's own overhead (dispatch, pickling, scoring) "
+                "to weigh less. Command: `python examples/benchmarks/threading_layers.py "
+                f"--merge --rows {size} --repeats 2 --conditions 'GridSearchCV(n_jobs=1)' "
+                "'GridSearchCV(n_jobs=2)' --learners HillClimb BOSS --configs 'skbn default' "
+                "'numba defaults (before)'`.",
+                "",
+            ]
+        lines += _table(subset, learners)
+    Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _table(rows, learners):
+    """The markdown rows of one table: a line per configuration and condition."""
+    lines = []
     header = "| configuration | layer | condition | " + " | ".join(learners) + " |"
     lines += [header, "|" + "---|" * (3 + len(learners))]
     base = {
@@ -188,17 +212,22 @@ def _report(rows, learners, out):
                     values.append("")
                     continue
                 reference = "GridSearchCV(n_jobs=1)" if "n_jobs=2" in condition else "quiet"
-                ratio = r["seconds"] / base[(config, learner, reference)]
                 text = f"{r['seconds']:.3f}"
-                values.append(text if condition == reference or "n_jobs=1" in condition
-                              else f"{text} ({ratio:.1f}x)")  # fmt: skip
+                if condition in (reference, "GridSearchCV(n_jobs=1)"):
+                    values.append(text)  # a reference figure
+                    continue
+                ratio = r["seconds"] / base[(config, learner, reference)]
+                values.append(f"{text} ({ratio:.1f}x)")
             lines.append(f"| {config} | {layer} | {condition} | " + " | ".join(values) + " |")
-    Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return lines
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cell", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--cell", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--rows", type=int, default=10_000, help="ALARM rows for HillClimb, BOSS and PCStable"
+    )
     parser.add_argument("--out", default="docs/threading.md")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
@@ -211,8 +240,8 @@ def main(argv=None):
     parser.add_argument("--report-only", action="store_true", help="redraw the page from JSON")
     args = parser.parse_args(argv)
     if args.cell:
-        learner, condition, repeats = args.cell
-        print(json.dumps(_cell(learner, condition, int(repeats))))
+        learner, condition, repeats, n_rows = args.cell
+        print(json.dumps(_cell(learner, condition, int(repeats), int(n_rows))))
         return
     learners = args.learners or (["HillClimb"] if args.quick else LEARNERS)
     repeats = 2 if args.quick else args.repeats
@@ -226,17 +255,18 @@ def main(argv=None):
     for config in args.configs:
         for condition in args.conditions:
             for learner in learners:
-                seconds, layer = _run_cell(config, learner, condition, repeats)
+                seconds, layer = _run_cell(config, learner, condition, repeats, args.rows)
+                key = (config, condition, learner, args.rows)
                 rows = [
                     r
                     for r in rows
-                    if (r["config"], r["condition"], r["learner"]) != (config, condition, learner)
+                    if (r["config"], r["condition"], r["learner"], r.get("rows", 10_000)) != key
                 ]
                 rows.append(dict(config=config, condition=condition, learner=learner,
-                                 seconds=seconds, layer=layer))  # fmt: skip
+                                 seconds=seconds, layer=layer, rows=args.rows))  # fmt: skip
                 print(config, condition, learner, f"{seconds:.3f}", layer, flush=True)
     Path(args.out).with_suffix(".json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
-    _report(rows, learners, args.out)
+    _report(rows, [x for x in LEARNERS if any(r["learner"] == x for r in rows)], args.out)
 
 
 if __name__ == "__main__":
