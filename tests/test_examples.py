@@ -636,3 +636,29 @@ def test_bootstrap_poset_recall_counts_admitted_arcs(tmp_path):
     for line in table:
         same, either = (float(line.split("|")[k].split("±")[0]) for k in (5, 6))
         assert 0 <= same <= either <= 8
+
+
+def test_threading_page_takes_each_ratio_over_its_own_reference(tmp_path):
+    # quiet is the reference of the burner rows, GridSearchCV(n_jobs=1) that of n_jobs=2,
+    # each within its own size; a size other than 10,000 rows gets a table of its own
+    script = _load_script_at(EXAMPLES / "benchmarks" / "threading_layers.py")
+
+    def row(condition, seconds, rows=10_000):
+        return dict(config="skbn default", condition=condition, learner="HillClimb",
+                    seconds=seconds, layer="omp", rows=rows)  # fmt: skip
+
+    rows = [
+        row("quiet", 0.02),
+        row("burner", 0.05),
+        row("GridSearchCV(n_jobs=1)", 0.04),
+        row("GridSearchCV(n_jobs=2)", 0.06),
+        row("GridSearchCV(n_jobs=1)", 0.1, rows=50_000),
+        row("GridSearchCV(n_jobs=2)", 0.13, rows=50_000),
+    ]
+    out = tmp_path / "threading.md"
+    script._report(rows, ["HillClimb"], out)
+    text = out.read_text()
+    assert "| skbn default | omp | burner | 0.050 (2.5x) |" in text
+    assert "| skbn default | omp | GridSearchCV(n_jobs=2) | 0.060 (1.5x) |" in text
+    assert "## GridSearchCV at 50,000 rows" in text
+    assert "| skbn default | omp | GridSearchCV(n_jobs=2) | 0.130 (1.3x) |" in text
