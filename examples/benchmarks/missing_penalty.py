@@ -36,74 +36,64 @@ GAUSSIAN_WEIGHTS = [0.5, 1.0, 2.0, 4.0]
 MIXED_WEIGHTS = [0.125, 0.25, 0.5, 1.0]
 
 
-def gaussian() -> None:
-    totals = dict.fromkeys(GAUSSIAN_WEIGHTS, 0.0)
+def _grid(problems, weights, attribute: str) -> None:
+    """HillClimb on each incomplete problem for each weight; prints F1/SHD and the means.
+
+    ``problems`` yields ``(label, X, truth, rate, seed)``; ``attribute`` names the module
+    constant of ``skbn.scores._available`` that holds the weight (read when a score is bound).
+    """
+    totals = dict.fromkeys(weights, 0.0)
     cells = 0
+    for label, X, truth, rate, seed in problems:
+        incomplete = X.mask(np.random.default_rng(seed).random(X.shape) < rate)
+        results = []
+        for a in weights:
+            setattr(available, attribute, a)
+            graph = HillClimb().fit(incomplete).graph_
+            f1 = f1_adjacency(truth, graph)
+            totals[a] += f1
+            results.append(f"a={a}: {f1:.3f}/{shd(truth, graph)}")
+        complete = f1_adjacency(truth, HillClimb().fit(X).graph_)
+        cells += 1
+        print(label, rate, f"complete {complete:.3f};", "  ".join(results), flush=True)
+    print("mean F1-adjacent:", {a: round(t / cells, 3) for a, t in totals.items()})
+
+
+def _discrete():
+    for name in ["alarm", "insurance"]:
+        network = load_network(name)
+        for n, rate in itertools.product([1000, 5000, 20000], [0.05, 0.2, 0.4]):
+            yield f"{name} {n}", network.sample(n, random_state=0), network.graph, rate, 0
+
+
+def _gaussian():
     for name in ["child", "alarm"]:
         truth = load_network(name).graph
         for seed, rate in itertools.product([0, 1], [0.05, 0.2, 0.4]):
             X = make_linear_gaussian(truth, random_state=seed).sample(1000, random_state=seed)
-            incomplete = X.mask(np.random.default_rng(seed).random(X.shape) < rate)
-            results = []
-            for a in GAUSSIAN_WEIGHTS:
-                available.GAUSSIAN_NOISE_PENALTY = a  # read when a score is bound
-                graph = HillClimb().fit(incomplete).graph_
-                f1 = f1_adjacency(truth, graph)
-                totals[a] += f1
-                results.append(f"a={a}: {f1:.3f}/{shd(truth, graph)}")
-            complete = f1_adjacency(truth, HillClimb().fit(X).graph_)
-            cells += 1
-            print(name, seed, rate, f"complete {complete:.3f};", "  ".join(results), flush=True)
-    print("mean F1-adjacent:", {a: round(t / cells, 3) for a, t in totals.items()})
+            yield f"{name} {seed}", X, truth, rate, seed
 
 
-def mixed() -> None:
-    totals = dict.fromkeys(MIXED_WEIGHTS, 0.0)
-    cells = 0
+def _mixed():
     for name in ["child", "alarm"]:
         network = load_network(name)
         for seed, rate in itertools.product([0, 1], [0.05, 0.2, 0.4]):
             cg = make_conditional_gaussian(network, 0.3, random_state=seed)
-            X = cg.sample(1000, random_state=seed)
-            incomplete = X.mask(np.random.default_rng(seed).random(X.shape) < rate)
-            results = []
-            for a in MIXED_WEIGHTS:
-                available.NOISE_PENALTY = a  # discrete and mixed data share the weight
-                graph = HillClimb().fit(incomplete).graph_
-                f1 = f1_adjacency(cg.graph, graph)
-                totals[a] += f1
-                results.append(f"a={a}: {f1:.3f}/{shd(cg.graph, graph)}")
-            complete = f1_adjacency(cg.graph, HillClimb().fit(X).graph_)
-            cells += 1
-            print(name, seed, rate, f"complete {complete:.3f};", "  ".join(results), flush=True)
-    print("mean F1-adjacent:", {a: round(t / cells, 3) for a, t in totals.items()})
+            yield f"{name} {seed}", cg.sample(1000, random_state=seed), cg.graph, rate, seed
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kind", choices=["discrete", "gaussian", "mixed"], default="discrete")
     kind = parser.parse_args().kind
-    if kind != "discrete":
-        (gaussian if kind == "gaussian" else mixed)()
-        return
-    totals = dict.fromkeys(WEIGHTS, 0.0)
-    cells = 0
-    for name in ["alarm", "insurance"]:
-        network = load_network(name)
-        for n, rate in itertools.product([1000, 5000, 20000], [0.05, 0.2, 0.4]):
-            X = network.sample(n, random_state=0)
-            incomplete = X.mask(np.random.default_rng(0).random(X.shape) < rate)
-            results = []
-            for a in WEIGHTS:
-                available.NOISE_PENALTY = a  # read when a score is bound
-                graph = HillClimb().fit(incomplete).graph_
-                f1 = f1_adjacency(network.graph, graph)
-                totals[a] += f1
-                results.append(f"a={a}: {f1:.3f}/{shd(network.graph, graph)}")
-            complete = f1_adjacency(network.graph, HillClimb().fit(X).graph_)
-            cells += 1
-            print(name, n, rate, f"complete {complete:.3f};", "  ".join(results), flush=True)
-    print("mean F1-adjacent:", {a: round(t / cells, 3) for a, t in totals.items()})
+    if kind == "gaussian":
+        _grid(_gaussian(), GAUSSIAN_WEIGHTS, "GAUSSIAN_NOISE_PENALTY")
+    else:  # discrete and mixed data share the weight
+        _grid(
+            _discrete() if kind == "discrete" else _mixed(),
+            WEIGHTS if kind == "discrete" else MIXED_WEIGHTS,
+            "NOISE_PENALTY",
+        )
 
 
 if __name__ == "__main__":

@@ -50,6 +50,16 @@ def _range_passes(a):
 
 
 @njit(cache=True, nogil=True)
+def _bucket_starts(digits, counts):
+    """First output position of each digit's bucket, into ``counts`` (a stable pass's table)."""
+    counts[:] = 0
+    for i in range(digits.shape[0]):
+        counts[digits[i] + 1] += 1
+    for b in range(_BUCKETS):
+        counts[b + 1] += counts[b]
+
+
+@njit(cache=True, nogil=True)
 def _insertion_argsort(keys, idx):
     """Stable insertion sort of the indices ``idx`` by ``keys[idx]``."""
     for i in range(1, idx.shape[0]):
@@ -136,16 +146,14 @@ def argsort_int64(a):
     buf = np.empty(n, dtype=np.int64)
     counts = np.empty(_BUCKETS + 1, dtype=np.int64)
     shift = 0
+    digits = np.empty(n, dtype=np.int64)
     for _ in range(passes):
-        counts[:] = 0
         for i in range(n):
-            counts[(((a[idx[i]] - lo) >> shift) & _MASK) + 1] += 1
-        for b in range(_BUCKETS):
-            counts[b + 1] += counts[b]
+            digits[i] = ((a[idx[i]] - lo) >> shift) & _MASK
+        _bucket_starts(digits, counts)
         for i in range(n):
-            j = idx[i]
-            d = ((a[j] - lo) >> shift) & _MASK
-            buf[counts[d]] = j
+            d = digits[i]
+            buf[counts[d]] = idx[i]
             counts[d] += 1
         idx, buf = buf, idx
         shift += _DIGIT_BITS
@@ -182,16 +190,14 @@ def sort_int64(a):
     dst = np.empty(n, dtype=np.int64)
     counts = np.empty(_BUCKETS + 1, dtype=np.int64)
     shift = 0
+    digits = np.empty(n, dtype=np.int64)
     for _ in range(passes):
-        counts[:] = 0
         for i in range(n):
-            counts[((src[i] >> shift) & _MASK) + 1] += 1
-        for b in range(_BUCKETS):
-            counts[b + 1] += counts[b]
+            digits[i] = (src[i] >> shift) & _MASK
+        _bucket_starts(digits, counts)
         for i in range(n):
-            v = src[i]
-            d = (v >> shift) & _MASK
-            dst[counts[d]] = v
+            d = digits[i]
+            dst[counts[d]] = src[i]
             counts[d] += 1
         src, dst = dst, src
         shift += _DIGIT_BITS

@@ -281,7 +281,8 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         -------
         float
         """
-        return float(np.mean(self.score_samples(X)))
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.score(X)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
