@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Sphinx configuration of the skbn documentation (built with -W in CI)."""
 
+import json
+import shutil
+from pathlib import Path
+
 import skbn
 
 project = "skbn"
@@ -45,6 +49,67 @@ html_theme_options = {
 }
 # top-level guide pages have no section to navigate: no empty left column (the API reference
 # and the method pages keep theirs)
-html_sidebars = {"*": [], "api": ["sidebar-nav-bs"]}
+html_sidebars = {"*": [], "results/*": [], "api": ["sidebar-nav-bs"]}
 html_static_path = ["_static"]
 html_css_files = ["skbn.css"]
+
+
+# Benchmark results live with the scripts that make them (examples/benchmarks/results/<study>/,
+# one folder per study with its manifest); the build copies each study's page and files into
+# docs/results/ (not tracked) and ends each page with how it was made.
+DOCS = Path(__file__).resolve().parent
+RESULTS = DOCS.parent / "examples" / "benchmarks" / "results"
+
+
+def _provenance(study: Path) -> str:
+    """Return the closing section of a study's page: its manifest's runs and its files."""
+    manifest = json.loads((study / "manifest.json").read_text(encoding="utf-8"))
+    lines = ["", "## How this page was made", ""]
+    for run in manifest["runs"]:
+        command = run.get("command") or "(the command is in the script's usage)"
+        commit = (run.get("commit") or "unknown")[:10]
+        machine = run.get("machine")
+        where = (
+            f"{machine['cpus']} CPUs, {machine['memory_gib']} GiB, {machine['platform']}, "
+            f"Python {machine['python']}, numba {machine['numba']}, skbn {machine['skbn']}"
+            if machine
+            else "machine as the page describes it"
+        )
+        lines.append(f"- `{command}`: commit `{commit}`, {run.get('date', '')[:10]}, {where}")
+    notes = {run["note"] for run in manifest["runs"] if run.get("note")}
+    lines += ["", *sorted(notes)] if notes else []
+    data = sorted(f.name for f in study.iterdir() if f.suffix in {".csv", ".json"})
+    data = [name if name != "manifest.json" else f"{study.name}.manifest.json" for name in data]
+    files = ", ".join(f"{{download}}`{name} <{name}>`" for name in data)
+    lines += ["", f"Files: {files} (in `examples/benchmarks/results/{study.name}/`)."]
+    return "\n".join(lines) + "\n"
+
+
+def _copy_results() -> None:
+    target = DOCS / "results"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir()
+    for study in sorted(p for p in RESULTS.iterdir() if p.is_dir()):
+        for path in sorted(study.iterdir()):
+            if path.name == "manifest.json":
+                shutil.copy2(path, target / f"{study.name}.manifest.json")
+            elif path.suffix == ".md":
+                text = path.read_text(encoding="utf-8").rstrip("\n") + "\n" + _provenance(study)
+                (target / path.name).write_text(text, encoding="utf-8")
+            else:
+                shutil.copy2(path, target / path.name)
+
+
+_copy_results()
+
+
+def _draw_architecture() -> None:
+    import runpy
+
+    target = DOCS / "_figures"
+    target.mkdir(exist_ok=True)
+    script = runpy.run_path(str(DOCS / "_scripts" / "architecture.py"))
+    script["main"](target / "architecture_layers.png")
+
+
+_draw_architecture()

@@ -12,8 +12,8 @@
 
 Usage::
 
-    python examples/reproduce_autosle.py                    # docs/autosle.md
-    python examples/reproduce_autosle.py --quick            # a minute-long smoke run
+    python -m examples.reproduce_autosle          # examples/benchmarks/results/autosle/
+    python -m examples.reproduce_autosle --quick            # a minute-long smoke run
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 import pandas as pd
 from optuna.distributions import IntDistribution
 
+from examples.benchmarks._results import result_path, write_manifest
 from skbn.datasets import TRAINING_NETWORKS, make_problem, make_training_problems
 from skbn.ensemble import (
     AutoSLEEnsemble,
@@ -155,7 +156,7 @@ def main() -> None:
     parser.add_argument("--pc-depth-cap", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--storage", default="sqlite:///autosle_study.db")
-    parser.add_argument("--out", default="docs/autosle.md")
+    parser.add_argument("--out", default=result_path("autosle"))
     parser.add_argument("--quick", action="store_true", help="tiny settings, for a smoke test")
     args = parser.parse_args()
     networks = list(TRAINING_NETWORKS)
@@ -308,7 +309,7 @@ def members_table(members, auto) -> list[str]:
 def write_report(
     out, args, auto, members, learn_seconds, frame, large, peak, large_from=THIS_RUN
 ) -> None:
-    cmd = "python examples/reproduce_autosle.py" + (" --quick" if args.quick else "")
+    cmd = "python -m examples.reproduce_autosle" + (" --quick" if args.quick else "")
     lines = [
         "# Auto-SLE: learned structure-learning ensembles inside PEF",
         "",
@@ -410,6 +411,7 @@ def write_report(
         if peak is not None:
             lines += ["", f"Peak resident memory of the whole run: {peak:.1f} GB."]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_manifest(out)
 
 
 if __name__ == "__main__":

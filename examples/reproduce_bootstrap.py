@@ -25,8 +25,8 @@ repository. Our reading, in ``random_network``:
 
 Usage::
 
-    python examples/reproduce_bootstrap.py                          # docs/bootstrap.md
-    python examples/reproduce_bootstrap.py --networks 5 --alarm-seeds 0 1
+    python -m examples.reproduce_bootstrap        # examples/benchmarks/results/bootstrap/
+    python -m examples.reproduce_bootstrap --networks 5 --alarm-seeds 0 1
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from joblib import Parallel, delayed  # noqa: E402
 
+from examples.benchmarks._results import result_path, write_manifest
 from skbn.datasets import (  # noqa: E402
     DiscreteBayesianNetwork,
     load_network,
@@ -255,7 +256,7 @@ def main() -> None:
         "--resamples", type=int, default=100, help="k_p = k_b of the bootstrap learners"
     )
     parser.add_argument("--jobs", type=int, default=-1)
-    parser.add_argument("--out", default="docs/bootstrap.md")
+    parser.add_argument("--out", default=result_path("bootstrap"))
     parser.add_argument(
         "--from-csv",
         action="store_true",
@@ -271,7 +272,7 @@ def main() -> None:
             del argv[i : i + 2]
         frame = pd.read_csv(out.with_suffix(".csv"))
         frame["start"] = frame["start"].fillna("-")
-        command = " ".join(["python examples/reproduce_bootstrap.py", *argv])
+        command = " ".join(["python -m examples.reproduce_bootstrap", *argv])
         write_page(frame, out, args, args.minutes, command)
         return
     start = time.perf_counter()
@@ -305,7 +306,7 @@ def main() -> None:
     frame["label"] = frame.apply(label, axis=1)
     frame.to_csv(out.with_suffix(".csv"), index=False)
     minutes = (time.perf_counter() - start) / 60
-    command = " ".join(["python examples/reproduce_bootstrap.py", *argv])
+    command = " ".join(["python -m examples.reproduce_bootstrap", *argv])
     write_page(frame, out, args, minutes, command)
 
 
@@ -428,7 +429,7 @@ def write_page(frame: pd.DataFrame, out: Path, args, minutes, command: str) -> N
         "",
         "Run side by side with the authors' R code on identical inputs, every step of skbn's "
         "`BootstrapPosetLearner` gives the authors' result up to ties "
-        "([method page](methods/bootstrap.md#side-by-side-with-the-authors-code)), so the "
+        "([method page](../methods/bootstrap.md#side-by-side-with-the-authors-code)), so the "
         "differences from the paper below come from the data and settings, not from the "
         "implementation.",
         "",
@@ -522,6 +523,7 @@ def write_page(frame: pd.DataFrame, out: Path, args, minutes, command: str) -> N
     lines += ["", "## Random networks per setting", ""]
     lines += summary_table(random_part, ["setting", "label"])
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_manifest(out)
     print(out.read_text())
 
 

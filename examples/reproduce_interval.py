@@ -15,7 +15,7 @@ Pearson correlation says how well InterVal ranks learners without ground truth.
 
 Usage::
 
-    python examples/reproduce_interval.py          # writes docs/interval.md + figure
+    python -m examples.reproduce_interval         # examples/benchmarks/results/interval/
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from examples.benchmarks._results import result_path, write_manifest
 from skbn.datasets import load_network  # noqa: E402
 from skbn.learners import ExactSearch, TabuSearch  # noqa: E402
 from skbn.model_selection import intersection_validate  # noqa: E402
@@ -125,7 +126,7 @@ def main() -> None:
     parser.add_argument("--subsamples", type=int, default=10)
     parser.add_argument("--restarts", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=-1)
-    parser.add_argument("--out", default="docs/interval.md")
+    parser.add_argument("--out", default=result_path("interval"))
     args = parser.parse_args()
     out = Path(args.out)
     start = time.perf_counter()
@@ -222,7 +223,7 @@ def main() -> None:
     fig.savefig(figure, dpi=100)
     elapsed = time.perf_counter() - start
     valid = by_size.dropna(subset=["corr"])
-    command = ("python examples/reproduce_interval.py " + shlex.join(sys.argv[1:])).strip()
+    command = ("python -m examples.reproduce_interval " + shlex.join(sys.argv[1:])).strip()
     worst = sum(
         _loser(curves[(r.network, r.point)]["shd"]).get(r.size) == "BDeu(10)"
         for r in by_size.itertuples()
@@ -297,6 +298,7 @@ def main() -> None:
         "",
     ]
     out.write_text("\n".join(lines), encoding="utf-8")
+    write_manifest(out)
     print(out.read_text())
 
 

@@ -44,8 +44,8 @@ conditioning sets of at most ``MAX_COND`` variables.
 
 Usage::
 
-    python examples/reproduce_otsl.py                  # full run (many hours on 2 cores)
-    python examples/reproduce_otsl.py --quick          # small check run
+    python -m examples.reproduce_otsl                  # full run (many hours on 2 cores)
+    python -m examples.reproduce_otsl --quick          # small check run
 
 A run can be split: ``--families``, ``--settings``, ``--sizes``, ``--networks``, ``--seeds``
 and ``--tuners`` choose a part, and ``--merge`` adds its rows to the CSV next to ``--out``
@@ -77,6 +77,7 @@ import pandas as pd  # noqa: E402
 from sklearn.base import clone  # noqa: E402
 from sklearn.ensemble import RandomForestClassifier  # noqa: E402
 
+from examples.benchmarks._results import result_path, write_manifest
 from skbn.ci_tests import ChiSquare, GSquare, ShrinkageMI  # noqa: E402
 from skbn.datasets import load_network  # noqa: E402
 from skbn.learners import FGES, MMHC, HillClimb, OrderMCMC, PCStable  # noqa: E402
@@ -825,6 +826,7 @@ def write_report(out: Path, results: pd.DataFrame, runs: list, curves: list, arg
         figure(curves, figure_path)
     name = figure_path.name if figure_path.exists() else None
     out.write_text(markdown(results, args, name, runs), encoding="utf-8")
+    write_manifest(out)
 
 
 def main() -> None:
@@ -874,7 +876,7 @@ def main() -> None:
         action="store_true",
         help="rewrite the page from the CSV and run log next to --out, without running",
     )
-    parser.add_argument("--out", default="docs/otsl.md")
+    parser.add_argument("--out", default=result_path("otsl"))
     args = parser.parse_args()
     args.resamples = 3 if args.quick else 10
     args.stars_subsamples = 5 if args.quick else 10
@@ -886,7 +888,7 @@ def main() -> None:
         args.sizes = [1000] if args.quick else [1000, 10000]
     out = Path(args.out)
     start = time.perf_counter()
-    command = "python examples/reproduce_otsl.py " + shlex.join(sys.argv[1:])
+    command = "python -m examples.reproduce_otsl " + shlex.join(sys.argv[1:])
     earlier, earlier_runs = None, []
     log = out.with_suffix(".runs.json")
     if args.merge and out.with_suffix(".csv").exists():

@@ -9,8 +9,8 @@ CPDAGs), SHD and time.
 
 Usage::
 
-    python examples/reproduce_pef.py --seeds 3          # docs/pef.md
-    python examples/reproduce_pef.py --seeds 0 --large 0 --huge 30000   # the sparse route only
+    python -m examples.reproduce_pef --seeds 3          # examples/benchmarks/results/pef/pef.md
+    python -m examples.reproduce_pef --seeds 0 --large 0 --huge 30000   # the sparse route only
 
 ``--huge`` adds one P/FGES run on a problem above ``MAX_DENSE_VARIABLES`` (PEF's sparse route),
 with the time of each phase and the peak memory of the whole process tree (workers included).
@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from examples.benchmarks._results import result_path, write_manifest
 from skbn.datasets import make_problem
 from skbn.ensemble import PEFLearner, _pef
 from skbn.learners import FGES, PCStable
@@ -115,7 +116,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--nodes", type=int, default=1000, help="size of the block problems")
     parser.add_argument("--networks", nargs="+", default=NETWORKS)
-    parser.add_argument("--out", default="docs/pef.md")
+    parser.add_argument("--out", default=result_path("pef"))
     args = parser.parse_args()
     out = Path(args.out)
     rows = []
@@ -195,7 +196,7 @@ def main() -> None:
         )
     frame = pd.DataFrame(rows)
     frame.to_csv(out.with_suffix(".csv"), index=False)
-    command = ("python examples/reproduce_pef.py " + shlex.join(sys.argv[1:])).strip()
+    command = ("python -m examples.reproduce_pef " + shlex.join(sys.argv[1:])).strip()
     if not args.seeds and not args.large:  # the sparse-route run alone
         head = ["# PEF at scale", "", f"Regenerate with `{command}` (n_jobs={args.jobs}).", ""]
         out.write_text("\n".join(head + huge_lines[2:]), encoding="utf-8")
@@ -234,6 +235,7 @@ def main() -> None:
         )
     lines += ["", large_line, "", *huge_lines]
     out.write_text("\n".join(lines), encoding="utf-8")
+    write_manifest(out)
     print(out.read_text())
 
 

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Every example script runs, with small settings where it has them, from a scratch directory."""
 
+import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,16 +29,37 @@ GALLERY = [
 ]
 
 
+def _command(args):
+    """The command line for ``args``: a script of the examples package runs as a module.
+
+    The experiment scripts share code through the ``examples`` package, so they run as
+    ``python -m examples.<name>`` with the repository on ``PYTHONPATH`` (the tests run them
+    from a scratch directory); a gallery script also runs as a plain file.
+    """
+    args = list(args)
+    first = Path(args[0]) if args and isinstance(args[0], Path) else None
+    shared = first is not None and first.parent.name == "benchmarks"
+    if shared or (first is not None and first.name.startswith("reproduce_")):
+        module = ".".join(first.relative_to(ROOT).with_suffix("").parts)
+        args = ["-m", module, *args[1:]]
+    return [sys.executable, *map(str, args)]
+
+
+def _env():
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": str(ROOT) + (os.pathsep + path if path else "")}
+
+
 def _run(args, cwd):
     result = subprocess.run(
-        [sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=900
+        _command(args), cwd=cwd, env=_env(), capture_output=True, text=True, timeout=900
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout
 
 
 def test_every_gallery_script_is_listed():
-    scripts = {p.name for p in EXAMPLES.glob("*.py") if not p.name.startswith("reproduce_")}
+    scripts = {p.name for p in EXAMPLES.glob("*.py") if not p.name.startswith(("reproduce_", "__"))}
     assert scripts == {name for name, _, _ in GALLERY}
 
 
@@ -208,6 +231,13 @@ def test_otsl_reproduction_merges_parts(tmp_path):
     # a run of one tuner replaces that tuner's rows and keeps the others
     _run([*head, "--tuners", "AIC", "--families", "FGES", "--merge"], tmp_path)
     merged = pd.read_csv(out.with_suffix(".csv"))
+    # every run that wrote to the folder is in its manifest, in order, with its command
+    runs = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))["runs"]
+    assert [r["command"].split("--families ")[1].split()[0] for r in runs] == [
+        "FGES", "PCStable", "PCStable", "FGES"
+    ]  # fmt: skip
+    assert all(r["command"].startswith("python -m examples.reproduce_otsl") for r in runs)
+    assert runs[0]["machine"]["cpus"] >= 1 and runs[0]["date"] <= runs[-1]["date"]
     assert sorted(merged.groupby("family").size().items()) == [("FGES", 6), ("PCStable", 4)]
     runs = (out.with_suffix(".runs.json")).read_text()
     assert runs.count("--families PCStable --merge") == 2  # every contributing command
@@ -430,13 +460,7 @@ def test_pef_reproduction_small(tmp_path):
 
 
 def _load_script_at(path):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(".".join(path.relative_to(ROOT).with_suffix("").parts))
 
 
 def _load_script(name):
@@ -520,7 +544,8 @@ def test_autosle_training_rebuilds_the_saved_members_and_refuses_test_networks(t
     import json
 
     script = _load_script_at(EXAMPLES / "benchmarks" / "autosle_training.py")
-    saved = json.loads((ROOT / "docs" / "autosle.json").read_text(encoding="utf-8"))["members"]
+    members = EXAMPLES / "benchmarks" / "results" / "autosle" / "autosle.json"
+    saved = json.loads(members.read_text(encoding="utf-8"))["members"]
     for name, params in saved:
         rebuilt = script.member(name, params).get_params()
         for key in (
@@ -539,9 +564,9 @@ def test_autosle_training_rebuilds_the_saved_members_and_refuses_test_networks(t
     assert repr(swapped.selection_score) == repr(paper.selection_score)  # still BIC
     assert not set(script.DISJOINT) & set(script.TRAINING_NETWORKS)
     result = subprocess.run(
-        [sys.executable, EXAMPLES / "benchmarks" / "autosle_training.py",
-         "--train-networks", "sachs", "alarm", "--out", tmp_path / "x.md"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        _command([EXAMPLES / "benchmarks" / "autosle_training.py",
+         "--train-networks", "sachs", "alarm", "--out", tmp_path / "x.md"]),
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode != 0 and "['alarm']" in result.stderr
     assert not (tmp_path / "x.csv").exists()
@@ -579,9 +604,9 @@ def test_autosle_budget_counts_the_least_penalised_members_clusters(tmp_path):
         assert script._run_key(key) == (1000, 20, 1) and script._credit(key) == credit
     assert script.run_key(1000, 20, 1) == "1000/20/1"
     result = subprocess.run(
-        [sys.executable, EXAMPLES / "benchmarks" / "autosle_budget.py",
-         "--train-networks", "water", "child", "--out", tmp_path / "x.md"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        _command([EXAMPLES / "benchmarks" / "autosle_budget.py",
+         "--train-networks", "water", "child", "--out", tmp_path / "x.md"]),
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode != 0 and "['child']" in result.stderr
     assert not (tmp_path / "x.csv").exists()
@@ -623,10 +648,10 @@ def test_bootstrap_poset_recall_counts_admitted_arcs(tmp_path):
     poset = nx.DiGraph([("a", "b"), ("c", "b"), ("a", "d")])
     assert script.admitted(poset, truth) == (1, 2)
     result = subprocess.run(
-        [sys.executable, EXAMPLES / "benchmarks" / "bootstrap_poset_recall.py",
+        _command([EXAMPLES / "benchmarks" / "bootstrap_poset_recall.py",
          "--network", "asia", "--samples", "300", "--seeds", "0", "1", "--resamples", "4",
-         "--jobs", "1"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+         "--jobs", "1"]),
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     table = [line for line in result.stdout.splitlines() if line.startswith("| 300 |")]

@@ -207,3 +207,43 @@ def test_api_reference_lists_every_public_name():
                 continue
             seen.add(id(obj))
             assert public in listed, f"{name}.{public} is missing from docs/api.md"
+
+
+RESULTS = ROOT / "examples" / "benchmarks" / "results"
+
+
+def _tracked(*paths):
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs a git checkout")
+    out = subprocess.run(["git", "ls-files", *paths], cwd=ROOT, capture_output=True, text=True)
+    return out.stdout.split()
+
+
+def test_docs_track_no_generated_data():
+    # results live in examples/benchmarks/results/<study>/; the docs build copies them
+    kinds = {Path(p).suffix for p in _tracked("docs")}
+    assert kinds <= {".md", ".py", ".css", ".rst"}, kinds
+
+
+def test_every_study_has_a_manifest_and_its_page_is_in_the_docs():
+    import json
+
+    index = (ROOT / "docs" / "index.md").read_text()
+    studies = sorted(p for p in RESULTS.iterdir() if p.is_dir())
+    assert studies
+    for study in studies:
+        manifest = json.loads((study / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["study"] == study.name and manifest["runs"], study.name
+        for run in manifest["runs"]:
+            assert {"command", "commit", "machine", "date"} <= set(run), (study.name, run)
+            assert re.fullmatch(r"[0-9a-f]{40}( \(with local changes\))?", run["commit"])
+        page = study / f"{study.name}.md"
+        if page.exists():
+            assert f"results/{study.name}\n" in index, f"{study.name} is not in docs/index.md"
+        else:
+            assert any(study.iterdir()), study.name
+
+
+def test_benchmark_scripts_share_code_by_import_not_by_path():
+    for path in (ROOT / "examples").rglob("*.py"):
+        assert "sys.path" not in path.read_text(encoding="utf-8"), path

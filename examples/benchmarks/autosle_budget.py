@@ -21,28 +21,25 @@ budget or a seed can be added without rerunning the rest.
 
 Usage::
 
-    python examples/benchmarks/autosle_budget.py --budgets 5 10 20 --train-seeds 0 1 \
-        --train-max-nodes 1000 --out docs/autosle_budget.md
+    python -m examples.benchmarks.autosle_budget --budgets 5 10 20 --train-seeds 0 1 \
+        --train-max-nodes 1000 --out examples/benchmarks/results/autosle_budget/autosle_budget.md
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import pandas as pd
 from optuna.distributions import IntDistribution
 from sklearn.base import clone
 
+from examples.benchmarks._results import result_path, write_manifest
+from examples.benchmarks.autosle_training import DISJOINT, member, with_default_score
+from examples.reproduce_autosle import evaluate, saved_members, study_summary
 from skbn.datasets import TRAINING_NETWORKS, make_problem, make_training_problems
 from skbn.ensemble import AutoSLEEnsemble, StructureLearningEnsemble, default_search_space
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from autosle_training import DISJOINT, member, with_default_score  # noqa: E402
-from reproduce_autosle import evaluate, saved_members, study_summary  # noqa: E402
 
 PAPER, PAPER_EBIC = "P/SLE(paper)", "P/SLE(paper), EBIC"
 ALL, FIRST, ALL_EBIC = "all members", "first member", "all members, EBIC"
@@ -148,7 +145,7 @@ def main() -> None:
     parser.add_argument(
         "--merge", action="store_true", help="keep the test rows of an earlier run's CSV"
     )
-    parser.add_argument("--out", type=Path, default=Path("docs/autosle_budget.md"))
+    parser.add_argument("--out", type=Path, default=result_path("autosle_budget"))
     args = parser.parse_args()
     overlap = sorted(set(args.train_networks) & set(TRAINING_NETWORKS))
     if overlap:
@@ -266,7 +263,7 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
     lines = [
         "# Auto-SLE: test accuracy against training budget",
         "",
-        f"Regenerate with `python examples/benchmarks/autosle_budget.py --budgets {budgets} "
+        f"Regenerate with `python -m examples.benchmarks.autosle_budget --budgets {budgets} "
         f"--train-seeds {seeds} --train-max-nodes {sizes} --trials {args.trials} --jobs "
         f"{args.jobs} --out {args.out}` (studies kept in `{args.storage}`; they resume, and "
         f"`--merge` keeps earlier test rows)"
@@ -404,6 +401,7 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
                 f"{_mean_sd(g.f1_adjacency - paper.f1_adjacency)} |"
             )
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_manifest(args.out)
 
 
 def _members(run: dict) -> list[tuple[str, dict]]:

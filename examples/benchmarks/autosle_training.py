@@ -21,20 +21,22 @@ budget on a bigger machine is the same command with larger ``--train-problems`` 
 
 Usage::
 
-    python examples/benchmarks/autosle_training.py --out docs/autosle_training.md
+    python -m examples.benchmarks.autosle_training \
+        --out examples/benchmarks/results/autosle_training/autosle_training.md
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import pandas as pd
 from optuna.distributions import IntDistribution
 from sklearn.base import clone
 
+from examples.benchmarks._results import result_path, write_manifest
+from examples.reproduce_autosle import evaluate, members_table, saved_members, study_summary
 from skbn.datasets import TRAINING_NETWORKS, list_networks, make_problem, make_training_problems
 from skbn.ensemble import (
     AutoSLEEnsemble,
@@ -42,9 +44,6 @@ from skbn.ensemble import (
     default_search_space,
 )
 from skbn.learners import FGES, PCStable
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from reproduce_autosle import evaluate, members_table, saved_members, study_summary  # noqa: E402
 
 #: The bundled networks that are not test networks of the paper's Table V.
 DISJOINT = tuple(n for n in list_networks() if n not in TRAINING_NETWORKS)
@@ -96,7 +95,7 @@ def main() -> None:
     parser.add_argument(
         "--reference",
         type=Path,
-        default=Path("docs/autosle.json"),
+        default=result_path("autosle", "autosle.json"),
         help="the members of the reproduction's learned ensemble",
     )
     parser.add_argument(
@@ -106,7 +105,7 @@ def main() -> None:
         default=["best", "selected"],
         help="train one ensemble per credit: the paper's (best) and/or the selection's",
     )
-    parser.add_argument("--out", type=Path, default=Path("docs/autosle_training.md"))
+    parser.add_argument("--out", type=Path, default=result_path("autosle_training"))
     args = parser.parse_args()
     overlap = sorted(set(args.train_networks) & set(TRAINING_NETWORKS))
     if overlap:
@@ -194,7 +193,7 @@ def write_page(args, both, trained, sizes, order) -> None:
     lines = [
         "# Auto-SLE trained on networks disjoint from the test networks",
         "",
-        f"Regenerate with `python examples/benchmarks/autosle_training.py --train-problems "
+        f"Regenerate with `python -m examples.benchmarks.autosle_training --train-problems "
         f"{args.train_problems} --train-max-nodes {args.train_max_nodes} --trials "
         f"{args.trials} --credits {credits} --jobs {args.jobs} --out {args.out}` (the studies "
         f"are kept in `{args.storage}` and resume). Raw rows in "
@@ -277,6 +276,7 @@ def write_page(args, both, trained, sizes, order) -> None:
         shares = kept.value_counts(normalize=True).sort_index()
         lines.append(f"| {m} | " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()) + " |")
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_manifest(args.out)
 
 
 if __name__ == "__main__":

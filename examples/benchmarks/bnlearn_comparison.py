@@ -13,8 +13,9 @@ bnlearn's own ``score``). Needs R with bnlearn on the PATH (skipped otherwise) a
 
 Usage::
 
-    python examples/benchmarks/bnlearn_comparison.py --out docs/bnlearn.md
-    python examples/benchmarks/bnlearn_comparison.py --networks alarm child --orders 2 --quick
+    python -m examples.benchmarks.bnlearn_comparison \
+        --out examples/benchmarks/results/bnlearn/bnlearn.md
+    python -m examples.benchmarks.bnlearn_comparison --networks alarm child --orders 2 --quick
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pandas as pd
-from _common import available
 
+from examples.benchmarks._common import available
+from examples.benchmarks._results import write_manifest
 from skbn.datasets import list_networks, load_network
 from skbn.learners import HillClimb, TabuSearch
 from skbn.metrics import shd
@@ -283,6 +285,7 @@ def write_page(table: pd.DataFrame, path: Path, command: str, version: str, args
     ]
     path.write_text("\n".join(lines) + "\n")
     table.to_csv(path.with_suffix(".csv"), index=False)
+    write_manifest(path)
 
 
 def main(argv=None) -> None:
@@ -304,7 +307,10 @@ def main(argv=None) -> None:
         table = pd.read_csv(args.out.with_suffix(".csv"))
         if "forward" not in table:
             table["forward"] = [_forward_share(network) for network in table["network"]]
-        command = "python examples/benchmarks/bnlearn_comparison.py --out docs/bnlearn.md"
+        command = (
+            "python -m examples.benchmarks.bnlearn_comparison"
+            " --out examples/benchmarks/results/bnlearn/bnlearn.md"
+        )
         write_page(table, args.out, command, args.version, args)
         return
     if shutil.which("Rscript") is None:
@@ -329,7 +335,7 @@ def main(argv=None) -> None:
             )
     table = pd.DataFrame(rows)
     if args.out:
-        command = "python examples/benchmarks/bnlearn_comparison.py " + " ".join(
+        command = "python -m examples.benchmarks.bnlearn_comparison " + " ".join(
             sys.argv[1:] if argv is None else argv
         )
         write_page(table, args.out, command, version, args)

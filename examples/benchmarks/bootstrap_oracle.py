@@ -32,8 +32,9 @@ the script says so and exits.
 Usage (the command behind the table in docs/methods/bootstrap.md)::
 
     git clone https://github.com/caravagn/Bootstrap-based-Learning /tmp/bbl
-    python examples/benchmarks/bootstrap_oracle.py \\
-        --authors-code /tmp/bbl/src/perform.bootstrap.inference.R --out docs/bootstrap_oracle.csv
+    python -m examples.benchmarks.bootstrap_oracle \\
+        --authors-code /tmp/bbl/src/perform.bootstrap.inference.R \\
+        --out examples/benchmarks/results/bootstrap_oracle/bootstrap_oracle.csv
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from examples.benchmarks._results import write_manifest
 from skbn.datasets import load_network
 from skbn.ensemble import edge_pvalues, poset_from_counts
 from skbn.ensemble._poset import agony, agony_ranks
@@ -336,6 +338,7 @@ def main() -> None:
     df = pd.DataFrame(rows)
     if args.out:
         df.to_csv(args.out, index=False)
+        write_manifest(args.out)
     print(df.to_string(index=False))
 
 

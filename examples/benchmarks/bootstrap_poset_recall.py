@@ -11,24 +11,20 @@ and PPV of the arcs the learner keeps.
 
 Usage::
 
-    python examples/benchmarks/bootstrap_poset_recall.py --network alarm --samples 1000 10000 \
+    python -m examples.benchmarks.bootstrap_poset_recall --network alarm --samples 1000 10000 \
         --seeds 0 1 2 3 4
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import networkx as nx
 import pandas as pd
 
+from examples.reproduce_bootstrap import ppv_tpr
 from skbn.datasets import load_network
 from skbn.ensemble import BootstrapPosetLearner
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from reproduce_bootstrap import ppv_tpr  # noqa: E402
 
 
 def admitted(poset: nx.DiGraph, truth: nx.DiGraph) -> tuple[int, int]:

@@ -16,10 +16,10 @@ causal-learn's time over skbn's, measured in the same run.
 
 Usage::
 
-    python examples/benchmarks/boss.py --out docs/boss.csv
-    python examples/benchmarks/boss.py --gaussian-only --p 1000 --degrees 4 --methods \
-        skbn-boss-bic skbn-boss skbn-fges-bic --out docs/boss.csv
-    python examples/benchmarks/boss.py --report docs/boss.csv
+    python -m examples.benchmarks.boss --out examples/benchmarks/results/boss/boss.csv
+    python -m examples.benchmarks.boss --gaussian-only --p 1000 --degrees 4 --methods \
+        skbn-boss-bic skbn-boss skbn-fges-bic --out examples/benchmarks/results/boss/boss.csv
+    python -m examples.benchmarks.boss --report examples/benchmarks/results/boss/boss.csv
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
+from examples.benchmarks._results import write_manifest
 from skbn.datasets import (
     load_network,
     make_erdos_renyi_dag,
@@ -138,6 +139,7 @@ def run(args) -> None:
             print(f"{workload} seed {seed} {method}: {seconds:.2f} s", flush=True)
         frame = pd.DataFrame(rows)
         frame.to_csv(out, mode="a", header=not out.exists(), index=False)
+        write_manifest(out)
 
 
 def report(path: str) -> str:

@@ -9,7 +9,8 @@ time, SHD and F1 against the truth, plus the skeleton F1 of every result against
 Usage (needs the ``bench`` extra)::
 
     pip install -e ".[bench]"
-    python examples/benchmarks/constraint_based.py --out docs/benchmarks_constraint.md
+    python -m examples.benchmarks.constraint_based \
+        --out examples/benchmarks/results/constraint_based/constraint_based.md
 
 ``--quick`` skips the peers that take minutes (pgmpy's PC, causal-learn on 100 Gaussian
 variables).
@@ -25,8 +26,8 @@ import warnings
 import networkx as nx
 import numpy as np
 import pandas as pd
-from _common import available, timed
 
+from examples.benchmarks._common import available, timed
 from skbn.ci_tests import ChiSquare, FisherZ
 from skbn.datasets import load_network, make_erdos_renyi_dag, make_problem
 from skbn.graph import from_adjacency
@@ -175,7 +176,8 @@ def markdown(args):
         "",
         "```bash",
         'pip install -e ".[bench]"',
-        "python examples/benchmarks/constraint_based.py --out docs/benchmarks_constraint.md",
+        "python -m examples.benchmarks.constraint_based \\",
+        "    --out examples/benchmarks/results/constraint_based/constraint_based.md",
         "```",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "

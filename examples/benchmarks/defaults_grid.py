@@ -10,10 +10,13 @@ grid. Rows are appended to ``--out``'s CSV as they finish, so the grid can be re
 
 Usage::
 
-    python examples/benchmarks/defaults_grid.py --part gaussian --out docs/defaults_grid.csv
-    python examples/benchmarks/defaults_grid.py --part discrete --out docs/defaults_grid.csv
-    python examples/benchmarks/defaults_grid.py --report docs/defaults_grid.csv \
-        --page docs/defaults.md
+    python -m examples.benchmarks.defaults_grid --part gaussian \
+        --out examples/benchmarks/results/defaults/defaults_grid.csv
+    python -m examples.benchmarks.defaults_grid --part discrete \
+        --out examples/benchmarks/results/defaults/defaults_grid.csv
+    python -m examples.benchmarks.defaults_grid \
+        --report examples/benchmarks/results/defaults/defaults_grid.csv \
+        --page examples/benchmarks/results/defaults/defaults.md
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from examples.benchmarks._results import result_path, write_manifest
 from skbn.datasets import make_problem
 from skbn.learners import FGES, MMHC, HillClimb, TabuSearch
 from skbn.metrics import f1_adjacency, f1_arrowhead, shd
@@ -169,19 +173,20 @@ def report(csv: Path, page: Path, defaults: dict) -> None:
         "Regenerate with:",
         "",
         "```bash",
-        "G=examples/benchmarks/defaults_grid.py; OUT=docs/defaults_grid.csv",
-        "python $G --part gaussian --p 37 100 --out $OUT",
-        "python $G --part gaussian --learners FGES --p 1000 2000 --limit 300 --out $OUT",
-        "python $G --part gaussian --learners FGES --p 10000 --seeds 0 --limit 400 "
+        "G=examples.benchmarks.defaults_grid",
+        "OUT=examples/benchmarks/results/defaults/defaults_grid.csv",
+        "python -m $G --part gaussian --p 37 100 --out $OUT",
+        "python -m $G --part gaussian --learners FGES --p 1000 2000 --limit 300 --out $OUT",
+        "python -m $G --part gaussian --learners FGES --p 10000 --seeds 0 --limit 400 "
         "--scores bic-pd4 ebic-0.5 ebic-1 --out $OUT",
-        "python $G --part gaussian --learners FGES --p 10000 --n 200 1000 --seeds 0 "
+        "python -m $G --part gaussian --learners FGES --p 10000 --n 200 1000 --seeds 0 "
         "--limit 400 --scores bic bic-pd2 --out $OUT",
-        "python $G --part discrete --p 37 100 --learners FGES HillClimb TabuSearch MMHC "
+        "python -m $G --part discrete --p 37 100 --learners FGES HillClimb TabuSearch MMHC "
         "--limit 300 --out $OUT",
-        "python $G --part gaussian --learners MMHC --p 37 100 --limit 300 --out $OUT",
-        "python $G --part discrete --learners FGES HillClimb --p 1000 --seeds 0 --limit 300 "
+        "python -m $G --part gaussian --learners MMHC --p 37 100 --limit 300 --out $OUT",
+        "python -m $G --part discrete --learners FGES HillClimb --p 1000 --seeds 0 --limit 300 "
         "--max-p-local 1000 --out $OUT",
-        "python $G --report $OUT --page docs/defaults.md",
+        "python -m $G --report $OUT --page examples/benchmarks/results/defaults/defaults.md",
         "```",
         "",
         "Problems: ALARM (p = 37) and copies of it joined by 10% random arcs up to the p asked "
@@ -299,6 +304,7 @@ def report(csv: Path, page: Path, defaults: dict) -> None:
     fig.savefig(figure, dpi=110)
     lines += [f"![Shortfall of each setting from the best, per p/n]({figure.name})", ""]
     page.write_text("\n".join(lines) + "\n")
+    write_manifest(page)
 
 
 def main(argv=None) -> None:
@@ -316,9 +322,9 @@ def main(argv=None) -> None:
     )
     parser.add_argument("--limit", type=float, default=600.0, help="seconds per fit")
     parser.add_argument("--scores", nargs="+", help="only these settings (default: all)")
-    parser.add_argument("--out", default="docs/defaults_grid.csv")
+    parser.add_argument("--out", default=result_path("defaults", "defaults_grid.csv"))
     parser.add_argument("--report", type=Path, help="write the page from this CSV, run nothing")
-    parser.add_argument("--page", type=Path, default=Path("docs/defaults.md"))
+    parser.add_argument("--page", type=Path, default=result_path("defaults"))
     args = parser.parse_args(argv)
     if args.report:
         report(args.report, args.page, DEFAULTS)

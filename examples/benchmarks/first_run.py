@@ -7,7 +7,7 @@ the cache the cold run left. A learner's figure is one ``fit`` on ASIA (2,000 ro
 Gaussian version), measured inside the process after the imports; the README's command is
 timed whole, from the shell. Run::
 
-    python examples/benchmarks/first_run.py --out docs/first_run.md
+    python -m examples.benchmarks.first_run --out examples/benchmarks/results/first_run/first_run.md
 
 (about 5 minutes on 2 cores).
 """
@@ -22,6 +22,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from examples.benchmarks._results import result_path, write_manifest
 
 LEARNERS = ["HillClimb", "TabuSearch", "BOSS", "PCStable", "MMHC", "FGES"]
 
@@ -55,7 +57,7 @@ def _median(command, env, repeats=3):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="docs/first_run.md")
+    parser.add_argument("--out", default=result_path("first_run"))
     args = parser.parse_args(argv)
     python = sys.executable
     skbn = str(Path(python).with_name("skbn"))
@@ -91,7 +93,7 @@ def main(argv=None):
         "ASIA (2,000 rows; FGES on a linear-Gaussian version) after the imports; the README "
         "row is the whole command from the shell.",
         "",
-        "Command: `python examples/benchmarks/first_run.py --out docs/first_run.md`",
+        "Command: `python -m examples.benchmarks.first_run`",
         "",
         "| what | cold | warm |",
         "|---|---|---|",
@@ -99,6 +101,7 @@ def main(argv=None):
     for what, cold, warm in rows:
         lines.append(f"| {what} | {cold:.2f} | {'' if warm is None else f'{warm:.2f}'} |")
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_manifest(args.out)
     print("\n".join(lines))
 
 

@@ -31,20 +31,24 @@ Scores: F1 of the adjacencies and of the arrowheads, and SHD, against the true D
 CPDAG for PCStable); times of the fit alone, as ratios to skbn's ``HillClimb()`` on the
 same data in the same run.
 
-Usage (the command behind docs/missing.md)::
+Usage (the command behind examples/benchmarks/results/missing/missing.md)::
 
-    python examples/benchmarks/missing_data.py --out docs/missing.csv --page docs/missing.md
+    python -m examples.benchmarks.missing_data \
+        --out examples/benchmarks/results/missing/missing.csv \
+        --page examples/benchmarks/results/missing/missing.md
 
-``--report docs/missing.csv --page docs/missing.md`` rewrites the page from a saved CSV.
+``--report examples/benchmarks/results/missing/missing.csv --page
+examples/benchmarks/results/missing/missing.md`` rewrites the page from a saved CSV.
 
 ``--mixed`` runs the same on mixed data: each network's last 30% of nodes in a topological
 order made continuous (``make_conditional_gaussian``), skbn's ``HillClimb()`` (available-case
 CG BIC) and ``PCStable()`` (``mi_cg`` with testwise deletion) against bnlearn's
 ``structural.em`` (CG networks, likelihood weighting), the command behind
-docs/missing_mixed.md::
+examples/benchmarks/results/missing_mixed/missing_mixed.md::
 
-    python examples/benchmarks/missing_data.py --mixed --out docs/missing_mixed.csv \
-        --page docs/missing_mixed.md
+    python -m examples.benchmarks.missing_data --mixed \
+        --out examples/benchmarks/results/missing_mixed/missing_mixed.csv \
+        --page examples/benchmarks/results/missing_mixed/missing_mixed.md
 """
 
 from __future__ import annotations
@@ -59,8 +63,9 @@ from pathlib import Path
 import numba
 import numpy as np
 import pandas as pd
-from _common import bnlearn_version, graph_from_arcs, structure_scores
 
+from examples.benchmarks._common import bnlearn_version, graph_from_arcs, structure_scores
+from examples.benchmarks._results import write_manifest
 from skbn.datasets import load_network, make_conditional_gaussian
 from skbn.learners import HillClimb, PCStable, StructuralEM
 
@@ -261,11 +266,13 @@ def report(df: pd.DataFrame, version: str) -> str:
     threads = int(df["threads"].iloc[0]) if "threads" in df else 2
     mixed = "data" in df and df["data"].iloc[0] == "mixed"
     command = (
-        "python examples/benchmarks/missing_data.py --mixed --out docs/missing_mixed.csv "
-        "--page docs/missing_mixed.md"
+        "python -m examples.benchmarks.missing_data --mixed"
+        " --out examples/benchmarks/results/missing_mixed/missing_mixed.csv"
+        " --page examples/benchmarks/results/missing_mixed/missing_mixed.md"
         if mixed
-        else "python examples/benchmarks/missing_data.py --out docs/missing.csv --page "
-        "docs/missing.md"
+        else "python -m examples.benchmarks.missing_data"
+        " --out examples/benchmarks/results/missing/missing.csv"
+        " --page examples/benchmarks/results/missing/missing.md"
     )
     lines = [
         "# Missing values in mixed data: benchmark against bnlearn"
@@ -371,6 +378,7 @@ def main() -> None:
         text += "\n" + args.note + "\n"
     if args.page:
         args.page.write_text(text)
+        write_manifest(args.page)
     print(text)
 
 

@@ -14,9 +14,9 @@ of CHILD and ALARM (the last 30% of a topological order continuous, n = 1,000, s
 
 Usage::
 
-    python examples/benchmarks/missing_penalty.py
-    python examples/benchmarks/missing_penalty.py --kind gaussian
-    python examples/benchmarks/missing_penalty.py --kind mixed
+    python -m examples.benchmarks.missing_penalty
+    python -m examples.benchmarks.missing_penalty --kind gaussian
+    python -m examples.benchmarks.missing_penalty --kind mixed
 """
 
 from __future__ import annotations

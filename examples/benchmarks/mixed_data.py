@@ -18,11 +18,13 @@ Scores: F1 of the adjacencies and of the arrowheads, and SHD, against the true D
 CPDAG for the learners that return one); times of the fit alone, as ratios to skbn's
 HillClimb on the same data in the same run.
 
-Usage (the command behind docs/mixed.md)::
+Usage (the command behind examples/benchmarks/results/mixed/mixed.md)::
 
-    python examples/benchmarks/mixed_data.py --out docs/mixed.csv --page docs/mixed.md
+    python -m examples.benchmarks.mixed_data --out examples/benchmarks/results/mixed/mixed.csv \
+        --page examples/benchmarks/results/mixed/mixed.md
 
-``--report docs/mixed.csv --page docs/mixed.md`` rewrites the page from a saved CSV.
+``--report examples/benchmarks/results/mixed/mixed.csv --page
+examples/benchmarks/results/mixed/mixed.md`` rewrites the page from a saved CSV.
 """
 
 from __future__ import annotations
@@ -37,8 +39,14 @@ from pathlib import Path
 
 import networkx as nx
 import pandas as pd
-from _common import available, bnlearn_version, graph_from_arcs, structure_scores
 
+from examples.benchmarks._common import (
+    available,
+    bnlearn_version,
+    graph_from_arcs,
+    structure_scores,
+)
+from examples.benchmarks._results import write_manifest
 from skbn.datasets import load_network, make_conditional_gaussian
 from skbn.learners import FGES, MMHC, HillClimb, PCStable
 from skbn.scores import CGEBIC
@@ -177,8 +185,10 @@ def report(df: pd.DataFrame, version: str) -> str:
     lines = [
         "# Mixed data: benchmark against bnlearn and pgmpy",
         "",
-        "Command: `python examples/benchmarks/mixed_data.py --out docs/mixed.csv --page "
-        "docs/mixed.md`. Each bundled network has its last 30% of nodes in a topological order "
+        "Command: `python -m examples.benchmarks.mixed_data"
+        " --out examples/benchmarks/results/mixed/mixed.csv"
+        " --page examples/benchmarks/results/mixed/mixed.md`. Each bundled network has its last"
+        " 30% of nodes in a topological order "
         "made continuous (`make_conditional_gaussian(network, 0.3, random_state=0)`); rows are "
         f"drawn with seeds {sorted(df['seed'].unique().tolist())} and written once to CSV, "
         "which every library reads. Means over the seeds, with the standard deviation in "
@@ -239,6 +249,7 @@ def main() -> None:
         text += "\n" + args.note + "\n"
     if args.page:
         args.page.write_text(text)
+        write_manifest(args.page)
     print(text)
 
 

@@ -10,9 +10,10 @@ same stream, so the first ``m`` of 20 are exactly the copies of ``n_imputations=
 Baselines on the same data: ``HillClimb()`` with its available-case BIC, ``PCStable()`` with
 testwise deletion, and ``HillClimb()`` on the complete rows before removal.
 
-Usage (the command behind the table in docs/missing.md)::
+Usage (the command behind the table in examples/benchmarks/results/missing/missing.md)::
 
-    python examples/benchmarks/multiple_imputation.py --out docs/missing_mi.csv
+    python -m examples.benchmarks.multiple_imputation \
+        --out examples/benchmarks/results/missing/missing_mi.csv
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import structure_scores
 
+from examples.benchmarks._common import structure_scores
+from examples.benchmarks._results import write_manifest
 from skbn.datasets import load_network, make_linear_gaussian
 from skbn.ensemble import MultipleImputation, edge_frequencies
 from skbn.graph._convert import to_adjacency
@@ -98,6 +100,7 @@ def main() -> None:
         df = run(args.networks, args.n, args.rates, args.seeds, args.grid, args.out)
         if args.out:
             df.to_csv(args.out, index=False)
+            write_manifest(args.out)
     print(report(df))
 
 

@@ -11,7 +11,8 @@ linear-Gaussian problems from ``make_problem``.
 
 Usage::
 
-    python examples/benchmarks/otsl_scoring.py --jobs 2 --out docs/otsl_scoring.md
+    python -m examples.benchmarks.otsl_scoring --jobs 2 \
+        --out examples/benchmarks/results/otsl_scoring/otsl_scoring.md
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
+from examples.benchmarks._results import write_manifest
 from skbn.datasets import load_network, make_problem
 from skbn.learners import FGES, HillClimb
 from skbn.metrics import f1_adjacency
@@ -183,6 +185,7 @@ def main() -> None:
         "OTSL's choice with the learner's default (the OTSL experiment pages do).",
     ]
     args.out.write_text("\n".join(lines) + "\n")
+    write_manifest(args.out)
 
 
 if __name__ == "__main__":

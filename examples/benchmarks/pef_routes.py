@@ -7,7 +7,7 @@ independent random partitions give on average.
 
 Usage::
 
-    python examples/benchmarks/pef_routes.py          # replicated ALARM and CHILD, 3 seeds
+    python -m examples.benchmarks.pef_routes          # replicated ALARM and CHILD, 3 seeds
 """
 
 from __future__ import annotations

@@ -14,17 +14,19 @@ finish. XGES pins its own numpy and numba, so it runs in its own virtualenv
 cell saves the data, the XGES process times its fit alone and returns its CPDAG. Times are
 of the fit alone.
 
-Usage (the commands behind docs/scale.md)::
+Usage (the commands behind examples/benchmarks/results/scale/scale.md)::
 
-    python examples/benchmarks/scale.py --p 1000 2000 10000 --methods skbn-fges skbn-pef \
-        xges --xges-python .xges/bin/python --out docs/scale.csv
-    python examples/benchmarks/scale.py --p 1000 --seeds 0 --limit 300 \
-        --methods causallearn-pc causallearn-ges --out docs/scale.csv
-    python examples/benchmarks/scale.py --p 30000 --seeds 0 --limit 1200 \
-        --methods skbn-fges skbn-pef xges --xges-python .xges/bin/python --out docs/scale.csv
-    python examples/benchmarks/scale.py --p 100000 --seeds 0 --limit 2400 \
-        --methods skbn-fges skbn-pef --out docs/scale.csv
-    python examples/benchmarks/scale.py --report docs/scale.csv --page docs/scale.md \
+    python -m examples.benchmarks.scale --p 1000 2000 10000 --methods skbn-fges skbn-pef \
+        xges --xges-python .xges/bin/python --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --p 1000 --seeds 0 --limit 300 \
+        --methods causallearn-pc causallearn-ges --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --p 30000 --seeds 0 --limit 1200 \
+        --methods skbn-fges skbn-pef xges --xges-python .xges/bin/python \\
+        --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --p 100000 --seeds 0 --limit 2400 \
+        --methods skbn-fges skbn-pef --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --report examples/benchmarks/results/scale/scale.csv \
+        --page examples/benchmarks/results/scale/scale.md \
         --note "PEFLearner() estimates its clusters one after another (n_jobs=None); its \
         fusion screen uses both cores."
 """
@@ -42,6 +44,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from examples.benchmarks._results import result_path, write_manifest
 
 METHODS = ["skbn-fges", "skbn-pef", "causallearn-pc", "causallearn-ges", "xges"]
 COLUMNS = [
@@ -305,6 +309,7 @@ def report(csv: Path, page: Path, note: str = "") -> None:
     fig.savefig(figure, dpi=110)
     lines += ["", f"![Time, memory and F1-adjacent against the number of variables]({figure.name})"]
     page.write_text("\n".join(lines) + "\n")
+    write_manifest(page)
 
 
 def main(argv=None) -> None:
@@ -315,9 +320,9 @@ def main(argv=None) -> None:
     parser.add_argument("--n", type=int, default=1000)
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1])
     parser.add_argument("--limit", type=float, default=600.0, help="seconds per fit")
-    parser.add_argument("--out", default="docs/scale.csv")
+    parser.add_argument("--out", default=result_path("scale", "scale.csv"))
     parser.add_argument("--report", type=Path, help="write the page from this CSV, run nothing")
-    parser.add_argument("--page", type=Path, default=Path("docs/scale.md"))
+    parser.add_argument("--page", type=Path, default=result_path("scale"))
     parser.add_argument("--note", default="", help="a sentence on the run's conditions")
     parser.add_argument("--xges-python", help="python of a virtualenv where xges is installed")
     args = parser.parse_args(argv)

@@ -10,7 +10,8 @@ separately, in fresh subprocesses with an empty and then a warm on-disk cache.
 Usage (needs the ``bench`` extra)::
 
     pip install -e ".[bench]"
-    python examples/benchmarks/score_based.py --out docs/benchmarks.md
+    python -m examples.benchmarks.score_based \
+        --out examples/benchmarks/results/score_based/score_based.md
 
 ``--quick`` skips the workloads whose peers take minutes (causal-learn GES).
 """
@@ -28,8 +29,8 @@ import textwrap
 import networkx as nx
 import numpy as np
 import pandas as pd
-from _common import available, timed
 
+from examples.benchmarks._common import available, timed
 from skbn.datasets import load_network, make_erdos_renyi_dag, make_problem
 from skbn.graph import from_adjacency, pdag_to_dag
 from skbn.learners import FGES, HillClimb
@@ -296,9 +297,9 @@ def markdown(args, er1000, compile_times) -> str:
         "",
         "```bash",
         'pip install -e ".[bench]"',
-        "python examples/benchmarks/score_based.py"
+        "python -m examples.benchmarks.score_based"
         + (" --quick" if args.quick else "")
-        + " --out docs/benchmarks.md",
+        + " --out examples/benchmarks/results/score_based/score_based.md",
         "```",
         ""
         if not args.quick

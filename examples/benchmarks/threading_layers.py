@@ -18,7 +18,8 @@ threading layer and wait policy is loaded fresh. Three conditions:
 Each figure is the best of ``--repeats`` fits after one warm-up fit (kernels compiled and
 cached before any timing). Run::
 
-    python examples/benchmarks/threading_layers.py --out docs/threading.md
+    python -m examples.benchmarks.threading_layers \
+        --out examples/benchmarks/results/threading/threading.md
 
 (about 10 minutes on 2 cores). ``--quick`` runs HillClimb only, with two repeats;
 ``--rows`` changes ALARM's sample size (the page shows GridSearchCV at 50,000 rows too).
@@ -34,6 +35,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from examples.benchmarks._results import result_path, write_manifest
 
 #: name -> environment of the process. ``SKBN_SERIAL_WORK`` is the rows x variables below
 #: which skbn runs the discrete score kernels on one thread (0: always on all threads, as
@@ -154,7 +157,7 @@ def _report(rows, learners, out):
         "search in one process, wall time / 8 fits. The ratio is the cell over the same "
         "configuration's quiet figure (GridSearchCV(n_jobs=2): over its n_jobs=1 figure).",
         "",
-        "Command: `python examples/benchmarks/threading_layers.py --out docs/threading.md`",
+        "Command: `python -m examples.benchmarks.threading_layers`",
         "",
         "skbn's default (`skbn._kernels._threads`): OpenMP threads that sleep when idle "
         "(`OMP_WAIT_POLICY=PASSIVE` unless set), the discrete score kernels on one thread "
@@ -175,7 +178,7 @@ def _report(rows, learners, out):
                 "",
                 f"The same search on ALARM at {size:,} rows (HillClimb and BOSS), where a fit "
                 "is long enough for the search's own overhead (dispatch, pickling, scoring) "
-                "to weigh less. Command: `python examples/benchmarks/threading_layers.py "
+                "to weigh less. Command: `python -m examples.benchmarks.threading_layers "
                 f"--merge --rows {size} --repeats 2 --conditions 'GridSearchCV(n_jobs=1)' "
                 "'GridSearchCV(n_jobs=2)' --learners HillClimb BOSS --configs 'skbn default' "
                 "'numba defaults (before)'`.",
@@ -183,6 +186,7 @@ def _report(rows, learners, out):
             ]
         lines += _table(subset, learners)
     Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_manifest(out)
 
 
 def _table(rows, learners):
@@ -228,7 +232,7 @@ def main(argv=None):
     parser.add_argument(
         "--rows", type=int, default=10_000, help="ALARM rows for HillClimb, BOSS and PCStable"
     )
-    parser.add_argument("--out", default="docs/threading.md")
+    parser.add_argument("--out", default=result_path("threading"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--configs", nargs="*", default=list(CONFIGS))

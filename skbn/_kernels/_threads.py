@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """How numba's threads wait and how many there are; set before numba is imported.
 
-Measured on 2 cores (``docs/threading.md``): with OpenMP's default active wait, numba's idle
-threads spin for the next parallel region; beside one busy process HillClimb on ALARM took
-2x-120x its quiet time and BOSS 3x-7x, while one thread, or threads that sleep when idle,
-stayed within 1.5x. skbn therefore asks OpenMP for a passive wait (``OMP_WAIT_POLICY``, and
-``KMP_BLOCKTIME=0`` for Intel's runtime) unless the user chose one.
+Measured on 2 cores (``examples/benchmarks/results/threading/``): with OpenMP's default
+active wait, numba's idle threads spin for the next parallel region; beside one busy process
+HillClimb on ALARM took 2x-120x its quiet time and BOSS 3x-7x, while one thread, or threads
+that sleep when idle, stayed within 1.5x. skbn therefore asks OpenMP for a passive wait
+(``OMP_WAIT_POLICY``, and ``KMP_BLOCKTIME=0`` for Intel's runtime) unless the user chose one.
 
 Inside a joblib (loky) or Dask worker each process starts its own numba threads; those
 frameworks say how many threads a worker should use in ``OMP_NUM_THREADS`` (loky: cores
@@ -24,7 +24,7 @@ import sys
 #: Rows x variables below which the discrete score kernels run on one thread (the
 #: environment variable ``SKBN_SERIAL_WORK`` overrides it; 0 means always all threads). On
 #: 2 cores two threads gained nothing over one below ~4 million (HillClimb on ALARM at
-#: 10,000 and 100,000 rows, ANDES at 10,000; docs/threading.md).
+#: 10,000 and 100,000 rows, ANDES at 10,000; examples/benchmarks/results/threading/).
 SERIAL_WORK = float(os.environ.get("SKBN_SERIAL_WORK", 4_000_000))
 
 
