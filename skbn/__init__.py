@@ -25,9 +25,11 @@ _LAZY = {
         name: f"skbn.{name}"
         for name in (
             "ci_tests",
+            "classification",
             "data",
             "datasets",
             "ensemble",
+            "feature_selection",
             "graph",
             "io",
             "learners",

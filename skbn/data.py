@@ -757,8 +757,8 @@ def _factorize(name: str, series: pd.Series) -> tuple[np.ndarray, tuple]:
         codes, uniques = pd.factorize(values, sort=True)
     except TypeError as exc:
         raise TypeError(
-            f"Column {name!r} holds values that cannot be used as categories ({exc}); "
-            "use hashable scalars such as strings or numbers, e.g. X[col].astype(str)."
+            f"Column {name!r} holds values that cannot be used as categories ({exc}): each "
+            "argument must be a string or a number (a hashable scalar), e.g. X[col].astype(str)."
         ) from None
     return codes, tuple(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
 

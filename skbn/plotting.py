@@ -172,6 +172,8 @@ def plot_graph(
         ax.legend(handles=handles, loc="best", fontsize=font_size, frameon=False)
     if title:
         ax.set_title(title)
+    # room for the labels of the outermost nodes, which are wider than the nodes
+    ax.margins(x=0.15, y=0.08)
     ax.set_axis_off()
     return ax
 

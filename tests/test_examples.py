@@ -26,6 +26,7 @@ GALLERY = [
     ("learn_structure.py", [], "alarm_tabu.png"),
     ("sample_bundled_network.py", [], "asia_vs_truth.png"),
     ("graph_to_model.py", [], None),
+    ("classification_pipeline.py", [], "classification_blanket.png"),
 ]
 
 

@@ -12,6 +12,10 @@ Constraint-based learners (``PCStable``) build a skeleton from conditional-indep
 in :mod:`skbn.ci_tests` and orient it with colliders and Meek's rules; the hybrid ``MMHC``
 restricts hill climbing to a skeleton found by tests, and ``OrderMCMC`` samples topological
 orders within a PC skeleton and returns the best DAG it met.
+
+Tree learners: ``ChowLiu`` spans the variables with the maximum mutual-information tree,
+and ``TAN`` conditions that tree on a class variable, the structure of a tree-augmented
+naive Bayes classifier (:class:`skbn.classification.BayesianNetworkClassifier`).
 """
 
 from skbn.learners._boss import BOSS
@@ -23,11 +27,14 @@ from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
 from skbn.learners._structural_em import StructuralEM
 from skbn.learners._tabu import TabuSearch
+from skbn.learners._trees import TAN, ChowLiu
 
 __all__ = [
     "BOSS",
     "FGES",
     "MMHC",
+    "TAN",
+    "ChowLiu",
     "ExactSearch",
     "HillClimb",
     "OrderMCMC",

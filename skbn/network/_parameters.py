@@ -129,24 +129,27 @@ class CGParameters:
     def log_likelihood_rows(self, codes: np.ndarray, arities: np.ndarray, values) -> np.ndarray:
         """Log-likelihood of each row, given the codes and values of mixed data."""
         total = np.zeros(codes.shape[0])
-        for j, pa in enumerate(self.parents):
-            if self.discrete[j]:
-                index, _ = config_index(codes, pa, arities)
-                total += self.log_cpts[j][index, codes[:, j]]
-                continue
-            reg = self.regressions[j]
-            index, _ = config_index(codes, reg.discrete_parents, arities)
-            pos = np.searchsorted(reg.keys, index)
-            pos = np.minimum(pos, len(reg.keys))
-            found = pos < len(reg.keys)
-            found[found] = reg.keys[pos[found]] == index[found]
-            row = np.where(found, pos, len(reg.keys))
-            mean = reg.intercepts[row] + np.einsum(
-                "ik,ik->i", values[:, reg.continuous_parents], reg.coefficients[row]
-            )
-            var = reg.variances[row]
-            total += -0.5 * (np.log(2 * math.pi * var) + (values[:, j] - mean) ** 2 / var)
+        for j in range(len(self.parents)):
+            total += self.family_log_likelihood_rows(j, codes, arities, values)
         return total
+
+    def family_log_likelihood_rows(self, j: int, codes, arities, values) -> np.ndarray:
+        """Log-density of node ``j`` given its parents, at each row."""
+        if self.discrete[j]:
+            index, _ = config_index(codes, self.parents[j], arities)
+            return self.log_cpts[j][index, codes[:, j]]
+        reg = self.regressions[j]
+        index, _ = config_index(codes, reg.discrete_parents, arities)
+        pos = np.searchsorted(reg.keys, index)
+        pos = np.minimum(pos, len(reg.keys))
+        found = pos < len(reg.keys)
+        found[found] = reg.keys[pos[found]] == index[found]
+        row = np.where(found, pos, len(reg.keys))
+        mean = reg.intercepts[row] + np.einsum(
+            "ik,ik->i", values[:, reg.continuous_parents], reg.coefficients[row]
+        )
+        var = reg.variances[row]
+        return -0.5 * (np.log(2 * math.pi * var) + (values[:, j] - mean) ** 2 / var)
 
 
 def _least_squares(X: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray, float]:

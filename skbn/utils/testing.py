@@ -91,6 +91,8 @@ def gaussian_learners() -> list:
         BOSS,
         FGES,
         MMHC,
+        TAN,
+        ChowLiu,
         ExactSearch,
         HillClimb,
         OrderMCMC,
@@ -108,6 +110,8 @@ def gaussian_learners() -> list:
         MMHC("fisher_z", random_state=0),
         ExactSearch("bge"),
         OrderMCMC("bic-g", n_iter=300, random_state=0),
+        ChowLiu(criterion="loglik-g"),
+        TAN(criterion="loglik-g"),
         StructureLearningEnsemble([HillClimb(random_state=0), FGES()], selection_score="bic-g"),
         BootstrapPosetLearner(
             HillClimb("bic-g"), n_poset_resamples=3, n_test_resamples=3, random_state=0

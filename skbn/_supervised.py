@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Features and a class in one frame: what the classifier and the blanket selector learn on.
+
+The features keep skbn's column conventions (categorical, object, bool and integer columns
+are discrete; float columns continuous); continuous ones are binned by a discretiser fitted
+here, or kept continuous for a conditional-Gaussian network. The class becomes the last
+column, a discrete variable with the codes ``0 .. n_classes - 1``.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.preprocessing import KBinsDiscretizer
+from sklearn.utils import assert_all_finite
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_consistent_length, column_or_1d
+
+from skbn.graph._array import pdag_to_dag_array
+from skbn.learners._hill_climb import HillClimb
+from skbn.learners._trees import TAN
+
+#: The structures a name stands for; a learner instance is also accepted.
+STRUCTURES = ("hill_climb", "naive_bayes", "tan")
+
+#: Bins of the default discretiser (quantile bins fitted on each continuous column).
+DEFAULT_BINS = 5
+
+
+def default_discretizer() -> KBinsDiscretizer:
+    """Quantile bins, ordinal codes, the same bins on every run."""
+    params = dict(n_bins=DEFAULT_BINS, encode="ordinal", strategy="quantile", random_state=0)
+    if "quantile_method" in inspect.signature(KBinsDiscretizer).parameters:
+        params["quantile_method"] = "averaged_inverted_cdf"  # scikit-learn >= 1.7
+    return KBinsDiscretizer(**params)
+
+
+def feature_frame(X, names=None) -> pd.DataFrame:
+    """``X`` as a frame with string column names (``x0, x1, ...`` for an array)."""
+    if isinstance(X, pd.DataFrame):
+        frame = X.copy(deep=False)
+        frame.columns = [str(c) for c in X.columns]
+    else:
+        if hasattr(X, "toarray"):
+            raise TypeError(
+                "Sparse input is not supported: a Bayesian network reads each column as one "
+                "variable. Pass a dense array or a DataFrame."
+            )
+        arr = np.asarray(X)
+        if arr.ndim != 2:
+            raise ValueError(
+                f"Expected 2D array, got {arr.ndim}D array instead. Reshape your data with "
+                "X.reshape(1, -1) for a single sample or X.reshape(-1, 1) for a single feature."
+            )
+        frame = pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
+        if frame.dtypes.eq(object).any():
+            frame = frame.infer_objects()
+    if names is not None and len(frame.columns) == len(names):
+        frame.columns = list(names)
+    if frame.shape[1] == 0:
+        raise ValueError(f"0 feature(s) (shape={frame.shape}) while a minimum of 1 is required.")
+    if len(frame) == 0:
+        raise ValueError(f"0 sample(s) (shape={frame.shape}) while a minimum of 1 is required.")
+    return frame
+
+
+def continuous_columns(frame: pd.DataFrame) -> list[str]:
+    """The float columns: continuous variables under skbn's conventions."""
+    return [c for c in frame.columns if pd.api.types.is_float_dtype(frame[c].dtype)]
+
+
+def class_codes(y, n_samples: int):
+    """``(classes, codes)`` of the target, checked as scikit-learn's classifiers check it."""
+    y = column_or_1d(y, warn=True)
+    check_consistent_length(np.empty(n_samples), y)
+    if y.dtype.kind in "fc":
+        assert_all_finite(y, input_name="y")
+    check_classification_targets(y)
+    classes, codes = np.unique(y, return_inverse=True)
+    return classes, codes.astype(np.int64)
+
+
+def class_name(names) -> str:
+    """A name for the class column that no feature has."""
+    name = "class"
+    while name in set(names):
+        name = "_" + name
+    return name
+
+
+class Binning:
+    """The fitted discretiser of the continuous columns (or none)."""
+
+    def __init__(self, discretizer, columns: list[str]) -> None:
+        self.columns = list(columns)
+        self.discretizer = None
+        if self.columns and discretizer is not None:
+            self.discretizer = clone(discretizer)
+
+    def fit_transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """Bin the continuous columns of ``frame`` (a copy) and fit the bins."""
+        if self.discretizer is None:
+            return frame
+        values = self._values(frame)
+        return self._replace(frame, self.discretizer.fit_transform(values))
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """Bin the continuous columns with the fitted bins."""
+        if self.discretizer is None:
+            return frame
+        return self._replace(frame, self.discretizer.transform(self._values(frame)))
+
+    def _values(self, frame):
+        values = frame[self.columns].to_numpy(dtype=np.float64)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            column = self.columns[int(np.flatnonzero(bad.any(axis=0))[0])]
+            raise ValueError(
+                f"Input contains NaN or infinity: column {column!r} has missing or infinite "
+                "values. Impute them first (e.g. sklearn.impute.SimpleImputer in a Pipeline)."
+            )
+        return values
+
+    def _replace(self, frame, codes):
+        frame = frame.copy()
+        for k, column in enumerate(self.columns):
+            frame[column] = codes[:, k].astype(np.int64)
+        return frame
+
+    @property
+    def kept_continuous(self) -> list[str]:
+        """The continuous columns left continuous (no discretiser)."""
+        return [] if self.discretizer is not None else self.columns
+
+
+def _naive_bayes(p: int, target: int) -> np.ndarray:
+    A = np.zeros((p, p), dtype=np.int8)
+    A[target, [j for j in range(p) if j != target]] = 1
+    return A
+
+
+def _dag_of(learner, names) -> np.ndarray:
+    """The DAG a fitted learner found (a consistent extension of a CPDAG or PDAG)."""
+    graph = learner.graph_
+    A = nx.to_numpy_array(graph, nodelist=list(names), dtype=np.int8)
+    if graph.graph.get("kind", "dag") == "dag":
+        return A
+    dag = pdag_to_dag_array(A)
+    if dag is None:
+        raise ValueError(
+            f"{type(learner).__name__} returned a PDAG with no consistent DAG extension, so "
+            "it defines no distribution to classify with; use another structure."
+        )
+    return dag
+
+
+def structure_dag(structure, data, target: int) -> np.ndarray:
+    """The DAG of ``structure`` (a name of :data:`STRUCTURES` or a learner) over ``data``."""
+    if isinstance(structure, str) and structure == "naive_bayes":
+        return _naive_bayes(data.n_features, target)
+    if isinstance(structure, str) and structure == "tan":
+        learner = TAN(class_node=target)
+    elif isinstance(structure, str) and structure == "hill_climb":
+        learner = HillClimb()
+    else:
+        learner = clone(structure)
+    return _dag_of(learner.fit(data), data.names)
+
+
+def blanket_of(dag: np.ndarray, target: int) -> list[int]:
+    """Parents, children and the children's other parents of ``target`` in ``dag``."""
+    children = np.flatnonzero(dag[target]).tolist()
+    parents = np.flatnonzero(dag[:, target]).tolist()
+    spouses = {int(k) for c in children for k in np.flatnonzero(dag[:, c])} - {target}
+    return sorted(set(children) | set(parents) | spouses)

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""BayesianNetworkClassifier: exact posteriors, agreement with scikit-learn's naive Bayes,
+scikit-learn's checks and the pipeline idioms."""
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import logsumexp
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.datasets import load_iris
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+from sklearn.naive_bayes import CategoricalNB, GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from skbn._kernels.classify import class_log_joint, class_log_joint_serial
+from skbn.classification import BayesianNetworkClassifier
+from skbn.datasets import load_network
+from skbn.learners import PCStable, TabuSearch
+
+
+@pytest.fixture(scope="module")
+def asia():
+    return load_network("asia").sample(3000, random_state=0)
+
+
+@pytest.mark.slow
+@parametrize_with_checks(
+    [
+        BayesianNetworkClassifier(),
+        BayesianNetworkClassifier("naive_bayes"),
+        BayesianNetworkClassifier("tan"),
+        BayesianNetworkClassifier(discretizer=None),
+    ]
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def test_naive_bayes_at_maximum_likelihood_is_categorical_nb(asia):
+    # the same model: class prior and per-class tables by counting, no smoothing
+    X, y = asia.drop(columns="lung"), asia["lung"]
+    codes = X.apply(lambda c: c.astype("category").cat.codes)
+    ours = BayesianNetworkClassifier("naive_bayes", iss=0).fit(codes, y)
+    theirs = CategoricalNB(alpha=1e-10, force_alpha=True).fit(codes, y)
+    assert list(ours.classes_) == list(theirs.classes_)
+    np.testing.assert_allclose(ours.predict_proba(codes), theirs.predict_proba(codes), atol=1e-6)
+
+
+def test_gaussian_naive_bayes_at_maximum_likelihood_is_gaussian_nb():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    ours = BayesianNetworkClassifier("naive_bayes", discretizer=None, iss=0).fit(X, y)
+    theirs = GaussianNB(var_smoothing=1e-12).fit(X, y)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-6)
+
+
+@pytest.mark.parametrize("structure", ["hill_climb", "tan", TabuSearch(), PCStable()])
+def test_posterior_equals_the_full_joint_normalised(asia, structure):
+    # the blanket shortcut and the kernel against the whole network's likelihood per class
+    X, y = asia.drop(columns="either"), asia["either"]
+    clf = BayesianNetworkClassifier(structure).fit(X, y)
+    codes, _ = clf._encode(X)
+    arities = clf._arities
+    joint = np.empty((len(X), len(clf.classes_)))
+    for c in range(len(clf.classes_)):
+        codes[:, -1] = c
+        joint[:, c] = clf.parameters_.log_likelihood_rows(codes, arities)
+    expected = np.exp(joint - logsumexp(joint, axis=1, keepdims=True))
+    np.testing.assert_allclose(clf.predict_proba(X), expected, atol=1e-10)
+
+
+def test_parallel_kernel_equals_the_serial_one(asia):
+    X, y = asia.drop(columns="either"), asia["either"]
+    clf = BayesianNetworkClassifier("tan").fit(X, y)
+    codes, _ = clf._encode(X)
+    args = (codes, codes.shape[1] - 1, 2, clf._families, *clf._flat)
+    np.testing.assert_array_equal(class_log_joint(*args), class_log_joint_serial(*args))
+
+
+def test_the_blanket_is_what_prediction_reads(asia):
+    X, y = asia.drop(columns="lung"), asia["lung"]
+    clf = BayesianNetworkClassifier().fit(X, y)
+    outside = [c for c in X.columns if c not in set(clf.markov_blanket_)]
+    assert outside  # asia's lung has a blanket smaller than the other seven columns
+    shuffled = X.copy()
+    for c in outside:
+        shuffled[c] = X[c].sample(frac=1, random_state=1).to_numpy()
+    np.testing.assert_allclose(clf.predict_proba(shuffled), clf.predict_proba(X))
+    # and the learned blanket of lung holds its true neighbours in asia's graph
+    assert {"smoke", "either"} <= set(clf.markov_blanket_)
+
+
+def test_labels_of_any_kind_and_multiclass():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    names = np.array(["setosa", "versicolor", "virginica"])[y]
+    clf = BayesianNetworkClassifier().fit(X, names)
+    assert list(clf.classes_) == ["setosa", "versicolor", "virginica"]
+    assert set(clf.predict(X)) <= set(names)
+    assert (clf.predict(X) == names).mean() > 0.9
+    flags = y.to_numpy() == 2
+    assert BayesianNetworkClassifier().fit(X, flags).predict(X).dtype == bool
+
+
+def test_pipeline_idioms():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    search = GridSearchCV(
+        BayesianNetworkClassifier(),
+        {"structure": ["naive_bayes", "tan", "hill_climb"]},
+        scoring="neg_log_loss",
+        cv=cv,
+    ).fit(X, y)
+    assert search.best_params_["structure"] in {"naive_bayes", "tan", "hill_climb"}
+    scores = cross_val_score(make_pipeline(BayesianNetworkClassifier("tan")), X, y, cv=cv)
+    assert scores.mean() > 0.85
+    calibrated = CalibratedClassifierCV(BayesianNetworkClassifier("naive_bayes"), cv=3)
+    proba = calibrated.fit(X, y).predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    fitted = BayesianNetworkClassifier().fit(X, y)
+    again = pickle.loads(pickle.dumps(fitted))
+    np.testing.assert_array_equal(again.predict_proba(X), fitted.predict_proba(X))
+
+
+def test_bad_input_is_named(asia):
+    X, y = asia.drop(columns="lung"), asia["lung"]
+    clf = BayesianNetworkClassifier().fit(X, y)
+    unseen = X.head(3).copy()
+    unseen["smoke"] = ["maybe", "yes", "no"]
+    with pytest.raises(ValueError, match="'smoke' has values not seen during fit"):
+        clf.predict(unseen)
+    floats = pd.DataFrame({"a": [0.1, np.nan, 0.3, 0.4], "b": [1.0, 2.0, 3.0, 4.0]})
+    with pytest.raises(ValueError, match="column 'a'"):
+        BayesianNetworkClassifier().fit(floats, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="structure"):
+        BayesianNetworkClassifier(structure="forest").fit(X, y)
+
+
+def test_a_value_impossible_under_every_class_is_left_out():
+    # a continuous feature constant in training has no variance; another value at predict
+    # time has density 0 under both classes, and must not turn the posterior into NaN
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    X = pd.DataFrame({"signal": y + rng.normal(0, 0.5, 200), "flat": np.zeros(200)})
+    clf = BayesianNetworkClassifier("naive_bayes", discretizer=None).fit(X, y)
+    test = pd.DataFrame({"signal": [0.0, 1.0], "flat": [3.0, 3.0]})
+    expected = clf.predict_proba(test.assign(flat=0.0))
+    np.testing.assert_allclose(clf.predict_proba(test), expected)
+    assert np.isfinite(expected).all()
