@@ -93,7 +93,11 @@ def class_name(names) -> str:
 
 
 class Binning:
-    """The fitted discretiser of the continuous columns (or none)."""
+    """The fitted discretiser of the continuous columns (or none).
+
+    Missing values (NaN) stay missing: the bins are fitted on the observed values, and a
+    missing cell is missing in the binned column too.
+    """
 
     def __init__(self, discretizer, columns: list[str]) -> None:
         self.columns = list(columns)
@@ -105,30 +109,46 @@ class Binning:
         """Bin the continuous columns of ``frame`` (a copy) and fit the bins."""
         if self.discretizer is None:
             return frame
-        values = self._values(frame)
-        return self._replace(frame, self.discretizer.fit_transform(values))
+        values, absent = self._observed(frame, fit=True)
+        return self._replace(frame, self.discretizer.fit_transform(values), absent)
 
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         """Bin the continuous columns with the fitted bins."""
         if self.discretizer is None:
             return frame
-        return self._replace(frame, self.discretizer.transform(self._values(frame)))
+        values, absent = self._observed(frame)
+        return self._replace(frame, self.discretizer.transform(values), absent)
 
-    def _values(self, frame):
+    def _observed(self, frame, fit: bool = False):
+        """The columns' values with NaN filled, and where NaN was.
+
+        The filled cells are set back to missing after binning: when fitting, NaN is filled
+        by the column's median (the bins are fitted on the observed values and those), when
+        transforming by any finite value. Infinity is refused.
+        """
         values = frame[self.columns].to_numpy(dtype=np.float64)
-        bad = ~np.isfinite(values)
-        if bad.any():
-            column = self.columns[int(np.flatnonzero(bad.any(axis=0))[0])]
+        absent = np.isnan(values)
+        infinite = np.isinf(values)
+        if infinite.any():
+            column = self.columns[int(np.flatnonzero(infinite.any(axis=0))[0])]
             raise ValueError(
-                f"Input contains NaN or infinity: column {column!r} has missing or infinite "
-                "values. Impute them first (e.g. sklearn.impute.SimpleImputer in a Pipeline)."
+                f"Input contains infinity: column {column!r} has infinite values; replace "
+                "them, or mark them missing with NaN, first."
             )
-        return values
+        if fit and absent.all(axis=0).any():
+            column = self.columns[int(np.flatnonzero(absent.all(axis=0))[0])]
+            raise ValueError(f"Input contains NaN only: column {column!r} has no value.")
+        if absent.any():
+            fill = np.nanmedian(values, axis=0) if fit else np.zeros(values.shape[1])
+            values = np.where(absent, fill, values)
+        return values, absent
 
-    def _replace(self, frame, codes):
+    def _replace(self, frame, codes, absent):
         frame = frame.copy()
         for k, column in enumerate(self.columns):
-            frame[column] = codes[:, k].astype(np.int64)
+            binned = pd.array(codes[:, k].astype(np.int64), dtype="Int64")
+            binned[absent[:, k]] = pd.NA
+            frame[column] = binned
         return frame
 
     @property
@@ -177,3 +197,16 @@ def blanket_of(dag: np.ndarray, target: int) -> list[int]:
     parents = np.flatnonzero(dag[:, target]).tolist()
     spouses = {int(k) for c in children for k in np.flatnonzero(dag[:, c])} - {target}
     return sorted(set(children) | set(parents) | spouses)
+
+
+def check_kept_continuous(frame: pd.DataFrame, binning: Binning) -> None:
+    """Refuse NaN or infinity in continuous columns that stay continuous (no discretiser)."""
+    for column in binning.kept_continuous:
+        values = frame[column].to_numpy(dtype=np.float64)
+        if not np.isfinite(values).all():
+            raise ValueError(
+                f"Input contains NaN or infinity: column {column!r} is continuous, and with "
+                "discretizer=None it must be observed and finite. Impute it, or let the "
+                "default discretizer bin it (a missing value then stays missing: learned "
+                "around and marginalised in prediction)."
+            )

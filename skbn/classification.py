@@ -9,19 +9,23 @@ families are evaluated (a numba kernel over the rows for discrete networks).
 
 from __future__ import annotations
 
+import itertools
 from numbers import Real
 
 import numpy as np
+import pandas as pd
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from skbn._kernels._threads import parallel_pays
 from skbn._kernels.classify import class_log_joint, class_log_joint_serial
+from skbn._kernels.discrete import config_index
 from skbn._supervised import (
     STRUCTURES,
     Binning,
     blanket_of,
+    check_kept_continuous,
     class_codes,
     class_name,
     continuous_columns,
@@ -29,13 +33,16 @@ from skbn._supervised import (
     feature_frame,
     structure_dag,
 )
-from skbn.base import BaseStructureLearner, _encode_column
+from skbn.base import BaseStructureLearner
 from skbn.data import check_data
 from skbn.graph._convert import from_adjacency
 from skbn.network._parameters import CPT_PRIOR_ISS, DiscreteParameters, fit_parameters
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
 
 __all__ = ["BayesianNetworkClassifier"]
+
+#: Most joint configurations of a row's missing features that prediction sums over.
+MAX_MISSING_CONFIGURATIONS = 100_000
 
 
 class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
@@ -143,11 +150,12 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         self._names = list(frame.columns)
         discretizer = default_discretizer() if self.discretizer == "auto" else self.discretizer
         self._binning = Binning(discretizer, continuous_columns(frame))
+        check_kept_continuous(frame, self._binning)
         frame = self._binning.fit_transform(frame)
         self.discretizer_ = self._binning.discretizer
         self._class = class_name(self._names)
         frame[self._class] = codes
-        data = check_data(frame)
+        data = check_data(frame, missing="allow")
         p = data.n_features
         target = p - 1
         dag = structure_dag(self.structure, data, target)
@@ -197,12 +205,17 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
     # -- prediction --------------------------------------------------------------------------
 
     def _encode(self, X):
-        """Codes (and values, for continuous features) of X's rows, class column zero."""
+        """Codes (and values of continuous features) of X's rows; the class column zero.
+
+        A discrete (or binned) feature that is missing, or holds a value not seen during fit,
+        gets the code -1: prediction marginalises it.
+        """
         check_is_fitted(self, "graph_")
         frame = feature_frame(X)
         validate_data(self, X, reset=False, skip_check_array=True)
         if list(frame.columns) != self._names:
             frame.columns = self._names
+        check_kept_continuous(frame, self._binning)
         frame = self._binning.transform(frame)
         n, p = len(frame), len(self._names) + 1
         codes = np.zeros((n, p), dtype=np.int64)
@@ -211,46 +224,101 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
             column = frame[name]
             if self._discrete is not None and not self._discrete[j]:
                 values[:, j] = column.to_numpy(dtype=np.float64)
-                if not np.isfinite(values[:, j]).all():
-                    raise ValueError(f"Column {name!r} contains NaN or infinite values.")
             else:
-                codes[:, j] = _encode_column(name, column, self._states[j])
+                states = pd.Index(list(self._states[j]))
+                codes[:, j] = states.get_indexer(column.to_numpy(dtype=object))
         return codes, values
+
+    def _family_rows(self, j: int, codes, values) -> np.ndarray:
+        """Log-probability (or density) of node ``j`` given its parents, at each row."""
+        if isinstance(self.parameters_, DiscreteParameters):
+            index, _ = config_index(codes, self.parameters_.parents[j], self._arities)
+            return self.parameters_.log_cpts[j][index, codes[:, j]]
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            return self.parameters_.family_log_likelihood_rows(j, codes, self._arities, values)
+
+    def _complete_joint(self, codes, values) -> np.ndarray:
+        """``log p(c, x)`` up to a row constant, for rows with every feature observed."""
+        target, k = codes.shape[1] - 1, len(self.classes_)
+        if isinstance(self.parameters_, DiscreteParameters):
+            n_work = codes.shape[0] * len(self._families) * k
+            kernel = class_log_joint if parallel_pays(n_work) else class_log_joint_serial
+            return kernel(codes, target, k, self._families, *self._flat)
+        joint = np.zeros((codes.shape[0], k))
+        for j in self._families:
+            part = np.empty_like(joint)
+            for c in range(k):
+                codes[:, target] = c
+                part[:, c] = self._family_rows(j, codes, values)
+            # a value impossible under every class (a feature constant in the training rows,
+            # seen at another value) says nothing about the class: left out
+            part[~np.isfinite(part).any(axis=1)] = 0.0
+            joint += np.nan_to_num(part, nan=-np.inf)
+        return joint
+
+    def _marginal_joint(self, codes, values, missing) -> np.ndarray:
+        """``log p(c, x_observed)`` for rows that all miss the features ``missing``.
+
+        Exact: the families that hold the class or a missing feature are summed over every
+        configuration of the missing features (the others do not depend on the class).
+        """
+        target, k = codes.shape[1] - 1, len(self.classes_)
+        hidden = {target, *missing}
+        families = [
+            j
+            for j, pa in enumerate(self.parameters_.parents)
+            if j in hidden or hidden.intersection(np.asarray(pa).tolist())
+        ]
+        sizes = [int(self._arities[m]) for m in missing]
+        if np.prod(sizes, dtype=float) > MAX_MISSING_CONFIGURATIONS:
+            shown = [self._names[m] for m in missing][:8]
+            raise ValueError(
+                f"Rows miss features {shown} together, whose {np.prod(sizes, dtype=float):.0f} "
+                f"joint configurations are more than {MAX_MISSING_CONFIGURATIONS} to sum over; "
+                "impute some of them first (e.g. sklearn.impute.SimpleImputer)."
+            )
+        joint = np.full((codes.shape[0], k), -np.inf)
+        for config in itertools.product(*(range(s) for s in sizes)):
+            codes[:, missing] = config
+            for c in range(k):
+                codes[:, target] = c
+                total = sum(self._family_rows(j, codes, values) for j in families)
+                joint[:, c] = np.logaddexp(joint[:, c], total)
+        return joint
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log-probability of each class for each row of ``X``.
 
+        A missing value (NaN, None) or a category not seen during fit in a discrete or binned
+        feature is marginalised exactly: the posterior is that of the observed features.
+
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            The features of ``fit``, every value observed.
+            The features of ``fit``.
 
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
         """
         codes, values = self._encode(X)
-        target, k = codes.shape[1] - 1, len(self.classes_)
-        if self._data_kind == "discrete":
-            n_work = codes.shape[0] * len(self._families) * k
-            kernel = class_log_joint if parallel_pays(n_work) else class_log_joint_serial
-            joint = kernel(codes, target, k, self._families, *self._flat)
-        elif self._data_kind == "mixed":
-            joint = np.zeros((codes.shape[0], k))
-            for j in self._families:
-                part = np.empty_like(joint)
-                for c in range(k):
-                    codes[:, target] = c
-                    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-                        part[:, c] = self.parameters_.family_log_likelihood_rows(
-                            j, codes, self._arities, values
-                        )
-                # a value impossible under every class (a feature constant in the training
-                # rows, seen at another value) says nothing about the class: left out
-                part[~np.isfinite(part).any(axis=1)] = 0.0
-                joint += np.nan_to_num(part, nan=-np.inf)
-        else:  # pragma: no cover - the class column makes the data discrete or mixed
-            raise AssertionError(self._data_kind)
+        incomplete = (codes[:, :-1] < 0).any(axis=1)
+        joint = np.empty((codes.shape[0], len(self.classes_)))
+        complete = ~incomplete
+        if complete.any():
+            joint[complete] = self._complete_joint(
+                codes[complete], None if values is None else values[complete]
+            )
+        if incomplete.any():
+            rows = np.flatnonzero(incomplete)
+            patterns, group = np.unique(codes[rows, :-1] < 0, axis=0, return_inverse=True)
+            for g, pattern in enumerate(patterns):
+                chosen = rows[group.ravel() == g]
+                joint[chosen] = self._marginal_joint(
+                    codes[chosen],
+                    None if values is None else values[chosen],
+                    np.flatnonzero(pattern).tolist(),
+                )
         return joint - logsumexp(joint, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
@@ -282,5 +350,8 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
+        # a missing value in a discrete or binned feature is learned from (available-case
+        # scores and tables) and marginalised at prediction; a continuous feature kept
+        # continuous must be observed
+        tags.input_tags.allow_nan = self.discretizer is not None
         return tags

@@ -11,13 +11,14 @@ scikit-learn model downstream.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from skbn._supervised import (
     Binning,
     blanket_of,
+    check_kept_continuous,
     class_codes,
     class_name,
     continuous_columns,
@@ -46,8 +47,10 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
     learner : "hill_climb" or skbn learner, default="hill_climb"
         The structure learner: ``"hill_climb"`` is :class:`~skbn.learners.HillClimb` with
         BIC, the structure of :class:`~skbn.classification.BayesianNetworkClassifier`'s
-        default. Any skbn learner instance may be given (e.g. ``PCStable()``); a CPDAG is
-        read through a consistent DAG extension, whose blanket is the same.
+        default. A Markov-blanket learner (:class:`~skbn.learners.IAMB`,
+        :class:`~skbn.learners.GrowShrink`) learns the target's blanket alone, with tests.
+        Any other skbn learner (e.g. ``PCStable()``) learns the whole network, and the
+        blanket is read off it (a CPDAG through a consistent DAG extension).
     discretizer : transformer, "auto" or None, default="auto"
         How continuous (float) features enter the search: binned by this transformer;
         ``"auto"``: 5 quantile bins; ``None``: kept continuous (conditional-Gaussian scores).
@@ -56,9 +59,10 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
     ----------
     markov_blanket_ : ndarray of str
         The selected feature names, in column order.
-    graph_ : networkx.DiGraph
+    graph_ : networkx.DiGraph or None
         The learned structure over the features and the target (named ``"class"``, or with
-        leading underscores if a feature has that name).
+        leading underscores if a feature has that name); None for a Markov-blanket learner,
+        which learns no whole structure.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Set when ``X`` is a DataFrame with string column names.
@@ -113,13 +117,20 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
         _, codes = class_codes(y, len(frame))
         names = list(frame.columns)
         discretizer = default_discretizer() if self.discretizer == "auto" else self.discretizer
-        frame = Binning(discretizer, continuous_columns(frame)).fit_transform(frame)
+        binning = Binning(discretizer, continuous_columns(frame))
+        check_kept_continuous(frame, binning)
+        frame = binning.fit_transform(frame)
         frame[class_name(names)] = codes
-        data = check_data(frame)
+        data = check_data(frame, missing="allow")
         target = data.n_features - 1
-        dag = structure_dag(self.learner, data, target)
-        self.graph_ = from_adjacency(dag, data.names, kind="dag")
-        blanket = blanket_of(dag, target)
+        if hasattr(self.learner, "blanket_of"):
+            # a Markov-blanket learner learns the target's blanket alone
+            blanket = clone(self.learner).blanket_of(data, target)
+            self.graph_ = None
+        else:
+            dag = structure_dag(self.learner, data, target)
+            self.graph_ = from_adjacency(dag, data.names, kind="dag")
+            blanket = blanket_of(dag, target)
         self._support = np.zeros(len(names), dtype=bool)
         self._support[blanket] = True
         self.markov_blanket_ = np.array([names[j] for j in blanket], dtype=object)
@@ -131,6 +142,9 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
+        # missing values of discrete or binned features are learned around (available-case
+        # scores) and passed through by transform; continuous features kept continuous
+        # must be observed
+        tags.input_tags.allow_nan = self.discretizer is not None
         tags.target_tags.required = True
         return tags

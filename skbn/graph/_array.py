@@ -222,7 +222,9 @@ def _adjacent(A: np.ndarray) -> np.ndarray:
     return (A | A.T).astype(bool)
 
 
-def meek_orient_array(A: np.ndarray, forbidden: np.ndarray | None = None) -> np.ndarray:
+def meek_orient_array(
+    A: np.ndarray, forbidden: np.ndarray | None = None, acyclic: bool = False
+) -> np.ndarray:
     """Apply Meek's rules R1-R4 to the PDAG ``A`` until no undirected edge can be oriented.
 
     R1: a -> b - c, a, c non-adjacent          => b -> c
@@ -231,9 +233,12 @@ def meek_orient_array(A: np.ndarray, forbidden: np.ndarray | None = None) -> np.
     R4: a - c -> d -> b, a - b, a adj d, c, b non-adjacent => a -> b
 
     With background knowledge, ``forbidden[a, b]`` keeps the rules from orienting ``a -> b``
-    (as Tetrad's knowledge-aware Meek rules do).
+    (as Tetrad's knowledge-aware Meek rules do). With ``acyclic=True`` an orientation that
+    would close a directed cycle (possible only when the colliders conflict) is not made, and
+    that edge stays undirected, as bnlearn's ``cpdag`` does.
     """
     A = A.copy()
+    frozen = np.zeros(A.shape, dtype=bool)
     changed = True
     while changed:
         changed = False
@@ -246,12 +251,31 @@ def meek_orient_array(A: np.ndarray, forbidden: np.ndarray | None = None) -> np.
                 continue  # already oriented in this pass
             if forbidden is not None and forbidden[a, b]:
                 continue
+            if frozen[a, b]:
+                continue
             if _meek_applies(a, b, D, U, adj):
+                if acyclic and _reaches(D, b, a):
+                    frozen[a, b] = frozen[b, a] = True
+                    continue
                 A[b, a] = 0
                 D[a, b] = True
                 U[a, b] = U[b, a] = False
                 changed = True
     return A
+
+
+def _reaches(D: np.ndarray, source: int, target: int) -> bool:
+    """Whether a directed path ``source -> ... -> target`` exists in ``D``."""
+    seen = np.zeros(D.shape[0], dtype=bool)
+    stack = [source]
+    while stack:
+        u = stack.pop()
+        if u == target:
+            return True
+        for v in np.flatnonzero(D[u] & ~seen).tolist():
+            seen[v] = True
+            stack.append(v)
+    return False
 
 
 def _meek_applies(a: int, b: int, D: np.ndarray, U: np.ndarray, adj: np.ndarray) -> bool:

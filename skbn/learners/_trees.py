@@ -144,6 +144,7 @@ class ChowLiu(BaseStructureLearner):
 
     _parameter_constraints = {"root": [str, Integral], "criterion": [Score, str]}
     _family_parameters = ("criterion",)
+    _handles_missing = True
 
     def __init__(self, root=0, criterion="loglik"):
         self.root = root
@@ -213,6 +214,7 @@ class TAN(BaseStructureLearner):
         "criterion": [Score, str],
     }
     _family_parameters = ("criterion",)
+    _handles_missing = True
 
     def __init__(self, class_node=-1, root=None, criterion="loglik"):
         self.class_node = class_node

@@ -90,10 +90,12 @@ def gaussian_learners() -> list:
     from skbn.learners import (
         BOSS,
         FGES,
+        IAMB,
         MMHC,
         TAN,
         ChowLiu,
         ExactSearch,
+        GrowShrink,
         HillClimb,
         OrderMCMC,
         PCStable,
@@ -111,6 +113,8 @@ def gaussian_learners() -> list:
         ExactSearch("bge"),
         OrderMCMC("bic-g", n_iter=300, random_state=0),
         ChowLiu(criterion="loglik-g"),
+        GrowShrink("fisher_z"),
+        IAMB("fisher_z"),
         TAN(criterion="loglik-g"),
         StructureLearningEnsemble([HillClimb(random_state=0), FGES()], selection_score="bic-g"),
         BootstrapPosetLearner(

@@ -126,13 +126,20 @@ def test_pipeline_idioms():
 def test_bad_input_is_named(asia):
     X, y = asia.drop(columns="lung"), asia["lung"]
     clf = BayesianNetworkClassifier().fit(X, y)
-    unseen = X.head(3).copy()
-    unseen["smoke"] = ["maybe", "yes", "no"]
-    with pytest.raises(ValueError, match="'smoke' has values not seen during fit"):
-        clf.predict(unseen)
-    floats = pd.DataFrame({"a": [0.1, np.nan, 0.3, 0.4], "b": [1.0, 2.0, 3.0, 4.0]})
-    with pytest.raises(ValueError, match="column 'a'"):
-        BayesianNetworkClassifier().fit(floats, [0, 1, 0, 1])
+    assert clf.predict(X.head(3)).shape == (3,)
+    rng = np.random.default_rng(0)
+    floats = pd.DataFrame({"a": rng.normal(size=60), "b": rng.normal(size=60)})
+    labels = np.arange(60) % 2
+    floats.loc[3, "a"] = np.inf
+    with pytest.raises(ValueError, match="infinity: column 'a'"):
+        BayesianNetworkClassifier().fit(floats, labels)
+    floats.loc[3, "a"] = np.nan  # a missing value in a binned feature is learned around
+    assert BayesianNetworkClassifier().fit(floats, labels).predict(floats).shape == (60,)
+    with pytest.raises(ValueError, match="column 'a' is continuous"):
+        BayesianNetworkClassifier(discretizer=None).fit(floats, labels)
+    gaussian = BayesianNetworkClassifier(discretizer=None).fit(floats.fillna(0.2), labels)
+    with pytest.raises(ValueError, match="column 'a' is continuous"):
+        gaussian.predict(floats)
     with pytest.raises(ValueError, match="structure"):
         BayesianNetworkClassifier(structure="forest").fit(X, y)
 
@@ -148,3 +155,51 @@ def test_a_value_impossible_under_every_class_is_left_out():
     expected = clf.predict_proba(test.assign(flat=0.0))
     np.testing.assert_allclose(clf.predict_proba(test), expected)
     assert np.isfinite(expected).all()
+
+
+def _brute_force(clf, codes, missing):
+    # p(c | observed) by summing the whole network's joint over the missing features
+    from itertools import product
+
+    k = len(clf.classes_)
+    out = np.zeros((len(codes), k))
+    sizes = [clf._arities[m] for m in missing]
+    for config in product(*(range(s) for s in sizes)):
+        for c in range(k):
+            full = codes.copy()
+            full[:, missing] = config
+            full[:, -1] = c
+            out[:, c] += np.exp(clf.parameters_.log_likelihood_rows(full, clf._arities))
+    return out / out.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("structure", ["hill_climb", "tan", "naive_bayes"])
+def test_missing_and_unseen_values_are_marginalised_exactly(asia, structure):
+    X, y = asia.drop(columns="either"), asia["either"]
+    clf = BayesianNetworkClassifier(structure).fit(X, y)
+    test = X.head(40).astype(object).copy()
+    test.loc[test.index[:20], "lung"] = np.nan  # missing
+    test.loc[test.index[10:30], "tub"] = "maybe"  # a category never seen
+    test.loc[test.index[5:15], "smoke"] = None
+    proba = clf.predict_proba(test)
+    codes, _ = clf._encode(test)
+    names = list(X.columns)
+    for row in range(len(test)):
+        missing = [j for j in range(len(names)) if codes[row, j] < 0]
+        expected = _brute_force(clf, codes[[row]], missing)
+        np.testing.assert_allclose(proba[row], expected[0], atol=1e-10)
+    # a complete row is untouched, and a row with everything missing gets the class prior
+    np.testing.assert_allclose(proba[30:], clf.predict_proba(X.head(40))[30:])
+    empty = pd.DataFrame([[np.nan] * len(names)], columns=names).astype(object)
+    prior = y.astype(str).value_counts(normalize=True).sort_index().to_numpy()
+    np.testing.assert_allclose(clf.predict_proba(empty)[0], prior, atol=2e-3)
+
+
+def test_a_missing_binned_feature_is_marginalised():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    clf = BayesianNetworkClassifier("naive_bayes").fit(X, y)
+    test = X.head(5).copy()
+    test.iloc[:, 0] = np.nan
+    # naive Bayes: marginalising a feature is leaving it out
+    rest = BayesianNetworkClassifier("naive_bayes").fit(X.iloc[:, 1:], y)
+    np.testing.assert_allclose(clf.predict_proba(test), rest.predict_proba(X.head(5).iloc[:, 1:]))
