@@ -45,6 +45,19 @@ __all__ = ["BayesianNetworkClassifier"]
 MAX_MISSING_CONFIGURATIONS = 100_000
 
 
+def _state_codes(column: pd.Series, states) -> np.ndarray:
+    """Position of each value among the fit-time ``states``; -1 for missing or unseen."""
+    index = pd.Index(list(states))
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        # map the categories once, then their codes (-1 stays missing)
+        mapped = np.append(index.get_indexer(column.cat.categories), -1)
+        return mapped[column.cat.codes.to_numpy()]
+    values = column.to_numpy()
+    if values.dtype.kind in "biuf" and index.inferred_type in ("integer", "floating", "boolean"):
+        return index.get_indexer(values)  # numeric hashing, no boxing
+    return index.get_indexer(column.to_numpy(dtype=object))
+
+
 class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
     """Classify with a Bayesian network learned over the features and the class.
 
@@ -225,8 +238,7 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
             if self._discrete is not None and not self._discrete[j]:
                 values[:, j] = column.to_numpy(dtype=np.float64)
             else:
-                states = pd.Index(list(self._states[j]))
-                codes[:, j] = states.get_indexer(column.to_numpy(dtype=object))
+                codes[:, j] = _state_codes(column, self._states[j])
         return codes, values
 
     def _family_rows(self, j: int, codes, values) -> np.ndarray:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 from sklearn.base import BaseEstimator
 
 from skbn.utils._binding import DataBound, check_data_for
@@ -47,11 +47,43 @@ def chi_square_result(statistic: float, dof: float) -> CIResult:
 
 
 def chi_square_log_pvalue(statistic: float, dof: float) -> float:
-    """The log of the chi-square p-value, exact where the p-value underflows."""
+    """The log of the chi-square p-value, accurate where the p-value underflows."""
     if dof <= 0:
         return 0.0
     pvalue = special.chdtrc(dof, statistic)
-    return float(np.log(pvalue)) if pvalue > 1e-300 else float(stats.chi2.logsf(statistic, dof))
+    if pvalue > 1e-300:
+        return float(np.log(pvalue))
+    return _log_upper_gamma(dof / 2.0, statistic / 2.0)
+
+
+def _log_upper_gamma(a: float, z: float) -> float:
+    """``log Q(a, z)``, the regularised upper incomplete gamma function, for ``z > a + 1``.
+
+    ``Q(a, z) = z^a e^-z / Gamma(a) * F`` with ``F`` the continued fraction
+    ``1 / (z + 1 - a - 1 (1 - a) / (z + 3 - a - 2 (2 - a) / (z + 5 - a - ...)))``, evaluated
+    by the modified Lentz method; only the prefactor is taken in logs, so the result stays
+    finite where ``Q`` itself (and scipy's ``chi2.logsf``) underflows to 0.
+    """
+    if z <= a + 1.0:  # the p-value cannot underflow here
+        return float(np.log(special.gammaincc(a, z)))
+    tiny = 1e-300
+    b = z + 1.0 - a
+    c = 1.0 / tiny
+    d = 1.0 / b
+    f = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        step = d * c
+        f *= step
+        if abs(step - 1.0) < 1e-15:
+            break
+    return float(a * np.log(z) - z - special.gammaln(a) + np.log(f))
 
 
 class CITest(BaseEstimator):

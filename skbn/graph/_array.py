@@ -235,7 +235,7 @@ def meek_orient_array(
     With background knowledge, ``forbidden[a, b]`` keeps the rules from orienting ``a -> b``
     (as Tetrad's knowledge-aware Meek rules do). With ``acyclic=True`` an orientation that
     would close a directed cycle (possible only when the colliders conflict) is not made, and
-    that edge stays undirected, as bnlearn's ``cpdag`` does.
+    that edge stays undirected for good.
     """
     A = A.copy()
     frozen = np.zeros(A.shape, dtype=bool)
@@ -253,7 +253,7 @@ def meek_orient_array(
                 continue
             if frozen[a, b]:
                 continue
-            if _meek_applies(a, b, D, U, adj):
+            if _meek_rule(a, b, D, U, adj):
                 if acyclic and _reaches(D, b, a):
                     frozen[a, b] = frozen[b, a] = True
                     continue
@@ -278,26 +278,26 @@ def _reaches(D: np.ndarray, source: int, target: int) -> bool:
     return False
 
 
-def _meek_applies(a: int, b: int, D: np.ndarray, U: np.ndarray, adj: np.ndarray) -> bool:
-    """True if one of Meek's rules orients the undirected edge a - b as a -> b."""
+def _meek_rule(a: int, b: int, D: np.ndarray, U: np.ndarray, adj: np.ndarray) -> int:
+    """The first of Meek's rules (1-4) that orients the undirected edge a - b as a -> b; 0."""
     # R1: some c -> a with c not adjacent to b.
     if np.any(D[:, a] & ~adj[:, b]):
-        return True
+        return 1
     # R2: a -> c -> b.
     if np.any(D[a] & D[:, b]):
-        return True
+        return 2
     # R3: two non-adjacent c, d with a - c -> b and a - d -> b.
     cands = np.flatnonzero(U[a] & D[:, b])
     if len(cands) >= 2:
         sub = adj[np.ix_(cands, cands)]
         np.fill_diagonal(sub, True)
         if not sub.all():
-            return True
+            return 3
     # R4: a - c -> d -> b, a adjacent to d, c not adjacent to b.
     for c in np.flatnonzero(U[a] & ~adj[:, b]).tolist():
         if np.any(D[c] & D[:, b] & adj[a]):
-            return True
-    return False
+            return 4
+    return 0
 
 
 def pdag_to_dag_array(A):

@@ -9,7 +9,9 @@ sets and Meek's rules, as PC does. The blanket phase follows bnlearn 4.9's ``gs`
 and ``inter.iamb`` step for step (candidates in column order; the first smallest p-value
 wins; IAMB's shrinking phase tests the blanket's members in turn, each given those not yet
 removed, and keeps the last one added), so on the same data, test and ``alpha`` the blankets
-equal bnlearn's ``learn.mb``.
+equal bnlearn's ``learn.mb``, and so do the skeleton and the colliders. Where colliders
+conflict (a PDAG with no consistent extension), Meek's rules here and bnlearn's ``cpdag``
+resolve the conflict in different orders and may orient an edge differently.
 
 References
 ----------

@@ -65,13 +65,31 @@ def _level_discrete(bound, alpha, pairs, pools, level, n_jobs, cache):
     return [s for part in parts for s in part]
 
 
+def _reaches(A: np.ndarray, source: int, target: int) -> bool:
+    """Whether a directed path ``source -> ... -> target`` exists among A's directed arcs."""
+    directed = (A == 1) & (A.T == 0)
+    seen = np.zeros(len(A), dtype=bool)
+    stack = [source]
+    while stack:
+        u = stack.pop()
+        if u == target:
+            return True
+        for v in np.flatnonzero(directed[u] & ~seen).tolist():
+            seen[v] = True
+            stack.append(v)
+    return False
+
+
 def orient_pc(
     adj: np.ndarray, sepsets: dict, rank: np.ndarray, required: np.ndarray, forbidden: np.ndarray
 ) -> tuple[np.ndarray, int]:
     """Orient a skeleton: colliders from separating sets, background knowledge, Meek's rules.
 
     An edge that two v-structures would orient in opposite directions is left undirected
-    (a conflict); the number of conflicts is returned with the PDAG.
+    (a conflict); the number of conflicts is returned with the PDAG. An arrow that would close
+    a directed cycle with the arrows before it (in name order) is not applied, and Meek's
+    rules leave undirected an edge whose orientation would close one: the PDAG has no
+    directed cycle.
     """
     p = adj.shape[0]
     A = adj.astype(np.int8)
@@ -87,8 +105,11 @@ def orient_pc(
                     arrows.add((x, z))
                     arrows.add((y, z))
     conflicts = {(a, b) for a, b in arrows if (b, a) in arrows}
-    for a, b in arrows - conflicts:
-        A[b, a] = 0
+    # arrows in name order of (head, tail); one that would close a directed cycle with those
+    # already applied is left out (conflicting colliders), so the output has no cycle
+    for a, b in sorted(arrows - conflicts, key=lambda arc: (rank[arc[1]], rank[arc[0]])):
+        if not _reaches(A, b, a):
+            A[b, a] = 0
     # background knowledge: a required arc, or the only allowed direction of an edge
     for a, b in zip(*np.nonzero(adj & forbidden & ~forbidden.T)):
         A[a, b], A[b, a] = 0, 1
@@ -97,7 +118,9 @@ def orient_pc(
     # Meek's rules in name order: after a conflict the result can depend on the order in
     # which edges are visited, and name order does not depend on the column order
     by_name = np.argsort(rank)
-    M = meek_orient_array(A[np.ix_(by_name, by_name)], forbidden[np.ix_(by_name, by_name)])
+    M = meek_orient_array(
+        A[np.ix_(by_name, by_name)], forbidden[np.ix_(by_name, by_name)], acyclic=True
+    )
     out = np.empty_like(M)
     out[np.ix_(by_name, by_name)] = M
     return out, len(conflicts) // 2
@@ -113,7 +136,9 @@ class PCStable(BaseStructureLearner):
     on the column order either. An unshielded triple x - z - y becomes a collider when z is in
     none of the separating sets found for (x, y) (from either end, as causal-learn does); an
     edge that two colliders orient in opposite directions is left undirected; Meek's rules,
-    applied in name order, then orient what follows.
+    applied in name order, then orient what follows. When colliders conflict, an arrowhead
+    or a Meek orientation that would close a directed cycle is not made (colliders in name
+    order of head, then tail), so the output never holds a directed cycle.
 
     Parameters
     ----------

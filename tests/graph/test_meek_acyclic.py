@@ -26,3 +26,22 @@ def test_conflicting_colliders_leave_the_closing_edge_undirected():
     assert _cycle(plain)
     assert not _cycle(guarded)
     assert guarded[d, a] == guarded[a, d] == 1  # left undirected
+
+
+def test_pc_orientation_of_conflicting_colliders_has_no_cycle():
+    # a skeleton and separating sets (found by a random search) whose colliders conflict:
+    # applied as they were, PC's orientation held a directed cycle
+    from skbn.learners._pc import orient_pc
+
+    p = 6
+    adj = np.zeros((p, p), dtype=np.int8)
+    for a, b in [(0, 1), (0, 3), (0, 4), (0, 5), (1, 2), (1, 5), (3, 4), (3, 5), (4, 5)]:
+        adj[a, b] = adj[b, a] = 1
+    seps = {(0, 2): {4}, (1, 3): {2, 4, 5}, (1, 4): set(), (2, 3): {0, 1, 4}, (2, 4): {0, 3},
+            (2, 5): {3}}  # fmt: skip
+    sepsets = {frozenset(k): [v] for k, v in seps.items()}
+    none = np.zeros((p, p), dtype=bool)
+    A, conflicts = orient_pc(adj, sepsets, np.arange(p), none, none)
+    assert not _cycle(A)
+    assert ((A + A.T) > 0).sum() == (adj > 0).sum()  # the skeleton is kept
+    assert ((A == 1) & (A.T == 0)).any()  # and some arrows remain
