@@ -194,6 +194,34 @@ class BoundCITest(DataBound):
         """
         return self._log_pvalue(int(x), int(y), np.asarray(cond, dtype=np.int64))
 
+    def log_pvalues(self, xs, y: int, cond) -> np.ndarray:
+        """Compute :meth:`log_pvalue` of each ``x`` in ``xs`` against ``y`` given ``cond``.
+
+        What a search that ranks every candidate against one variable asks (IAMB's forward
+        phase); a test may answer all of them in one kernel call.
+
+        Parameters
+        ----------
+        xs : array-like of int
+            Column positions of the candidates.
+        y : int
+            Column position of the variable they are tested against.
+        cond : array-like of int
+            Column positions of the conditioning set, shared by every test.
+
+        Returns
+        -------
+        ndarray of shape (len(xs),)
+        """
+        xs = np.asarray(xs, dtype=np.int64)
+        cond = np.asarray(cond, dtype=np.int64)
+        if len(xs) == 0:
+            return np.zeros(0)
+        return self._log_pvalues(xs, int(y), cond)
+
+    def _log_pvalues(self, xs: np.ndarray, y: int, cond: np.ndarray) -> np.ndarray:
+        return np.array([self._log_pvalue(int(x), y, cond) for x in xs])
+
     def _test(self, x: int, y: int, cond: np.ndarray) -> CIResult:  # pragma: no cover
         raise NotImplementedError
 

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from skbn._kernels.ci import discrete_ci_statistics
+import numpy as np
+
+from skbn._kernels.ci import discrete_ci_statistics, discrete_ci_statistics_batch
 from skbn.ci_tests._base import (
     BoundCITest,
     CITest,
@@ -28,6 +30,11 @@ class _BoundDiscrete(BoundCITest):
         self._arities = data.arities
 
     def _statistic(self, x, y, cond):
+        self._check_cells(x, y)
+        out = discrete_ci_statistics(self._codes, self._arities, x, y, cond)
+        return float(out[self._which]), float(out[_DF_ADJ] if self._adjust else out[_DF_CLASSIC])
+
+    def _check_cells(self, x, y):
         cells = int(self._arities[x]) * int(self._arities[y])
         if cells > MAX_PAIR_CELLS:
             names = self.data.names
@@ -37,14 +44,19 @@ class _BoundDiscrete(BoundCITest):
                 f"{MAX_PAIR_CELLS:,} a discrete test holds. Is one of them an identifier? "
                 "Drop it, or merge its rare states."
             )
-        out = discrete_ci_statistics(self._codes, self._arities, x, y, cond)
-        return float(out[self._which]), float(out[_DF_ADJ] if self._adjust else out[_DF_CLASSIC])
 
     def _test(self, x, y, cond):
         return chi_square_result(*self._statistic(x, y, cond))
 
     def _log_pvalue(self, x, y, cond):
         return chi_square_log_pvalue(*self._statistic(x, y, cond))
+
+    def _log_pvalues(self, xs, y, cond):
+        for x in xs:
+            self._check_cells(int(x), y)
+        out = discrete_ci_statistics_batch(self._codes, self._arities, xs, y, cond)
+        dof = out[:, _DF_ADJ] if self._adjust else out[:, _DF_CLASSIC]
+        return np.array([chi_square_log_pvalue(s, d) for s, d in zip(out[:, self._which], dof)])
 
 
 _DF_DOC = """adjust_df : bool, default=True

@@ -45,6 +45,10 @@ class _Tester:
     def __call__(self, x: int, y: int, cond) -> float:
         return math.exp(self.bound.log_pvalue(x, y, np.asarray(cond, dtype=np.int64)))
 
+    def many(self, xs, y: int, cond) -> list[float]:
+        """The p-values of each ``x`` in ``xs`` against ``y`` given ``cond`` (one batch)."""
+        return np.exp(self.bound.log_pvalues(xs, y, cond)).tolist()
+
 
 def grow_shrink_blanket(test, x: int, p: int, alpha: float, max_sx: int) -> list[int]:
     """The Grow-Shrink blanket of ``x``: add the first dependent candidate, then prune."""
@@ -102,7 +106,7 @@ def iamb_blanket(test, x: int, p: int, alpha: float, max_sx: int) -> list[int]:
     mb: list[int] = []
     last = None
     while nodes and len(mb) <= max_sx:
-        association = [test(y, x, mb) for y in nodes]
+        association = test.many(nodes, x, mb)
         if all(a > alpha for a in association):
             break
         best = int(np.argmin(association))
@@ -126,7 +130,7 @@ def inter_iamb_blanket(test, x: int, p: int, alpha: float, max_sx: int) -> list[
         if not candidates or len(mb) > max_sx:
             break
         snapshot = list(mb)
-        association = [test(y, x, mb) for y in candidates]
+        association = test.many(candidates, x, mb)
         if all(a > alpha for a in association):
             break
         best = int(np.argmin(association))

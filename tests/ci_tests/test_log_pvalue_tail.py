@@ -25,3 +25,18 @@ def test_larger_statistics_are_strictly_smaller_where_p_underflows():
     values = [chi_square_log_pvalue(s, 40.0) for s in (1500.0, 2000.0, 5000.0, 50000.0)]
     assert all(np.isfinite(values)) and values == sorted(values, reverse=True)
     assert len(set(values)) == 4
+
+
+def test_batched_log_pvalues_equal_one_test_at_a_time():
+    from skbn.ci_tests import get_ci_test
+    from skbn.data import check_data
+    from skbn.datasets import load_network
+
+    data = check_data(load_network("alarm").sample(3000, random_state=0))
+    for name in ["mi", "g_sq", "chi_square"]:
+        bound = get_ci_test(name).bind(data)
+        xs = [0, 3, 7, 11, 20, 36]
+        for cond in ([], [5], [5, 9, 14]):
+            batch = bound.log_pvalues(xs, 2, cond)
+            one = [bound.log_pvalue(x, 2, np.array(cond, dtype=np.int64)) for x in xs]
+            np.testing.assert_array_equal(batch, one)
