@@ -38,6 +38,17 @@ class _Tests:
             self.cache[key] = value
         return value
 
+    def many(self, xs: list, y: int, cond: tuple) -> list[float]:
+        """``[self(x, y, cond) for x in xs]``, the tests not cached yet in one batch."""
+        given = frozenset(cond)
+        keys = [(min(x, y), max(x, y), given) for x in xs]
+        missing = [x for x, key in zip(xs, keys) if key not in self.cache]
+        if missing:
+            values = self.bound.log_pvalues(missing, y, np.array(sorted(cond), dtype=np.int64))
+            for x, value in zip(missing, values.tolist()):
+                self.cache[(min(x, y), max(x, y), given)] = value
+        return [self.cache[key] for key in keys]
+
 
 def _subsets(items, max_size, must=None):
     """Subsets of ``items`` (size <= max_size), those containing ``must`` only if given."""
@@ -70,15 +81,17 @@ def mmpc(tests, target: int, p: int, log_alpha: float, max_cond_size, rank, poss
     cpc: list[int] = []
     newest = None
     while candidates:
-        keep = []
-        for x in candidates:
-            for cond in _subsets(cpc, max_cond_size, must=newest):
-                worst[x] = max(worst[x], tests(x, target, cond))
-                if worst[x] > log_alpha:
-                    break
-            if worst[x] <= log_alpha:
-                keep.append(x)
-        candidates = keep
+        # every candidate against the target given each subset with the newest member, the
+        # candidates in one batch per subset; a candidate found independent is not tested
+        # further (as it would stop its own loop over the subsets)
+        alive = list(candidates)
+        for cond in _subsets(cpc, max_cond_size, must=newest):
+            if not alive:
+                break
+            for x, value in zip(alive, tests.many(alive, target, cond)):
+                worst[x] = max(worst[x], value)
+            alive = [x for x in alive if worst[x] <= log_alpha]
+        candidates = [x for x in candidates if worst[x] <= log_alpha]
         if not candidates:
             break
         best = min(candidates, key=lambda v: (worst[v], rank[v]))
