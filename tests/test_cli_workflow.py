@@ -255,3 +255,23 @@ def test_repeated_csv_column_names_are_refused(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "repeats column names" in err and "['a']" in err
     assert not (tmp_path / "m.bif").exists()
+
+
+def test_learn_prints_the_data_kind_the_test_and_every_edge(tmp_path, capsys):
+    from skbn.learners import PCStable
+
+    X = load_network("asia").sample(2000, random_state=0)
+    path = tmp_path / "asia.csv"
+    X.to_csv(path, index=False)
+    main(["learn", str(path), "--learner", "pc", "--quiet"])
+    out = capsys.readouterr().out
+    assert "8 variables (discrete)" in out
+    assert "test        GSquare()" in out
+    graph = PCStable().fit(X.astype(str)).graph_  # the CLI reads the CSV as strings
+    listed = [line.strip() for line in out.split("edges\n")[1].splitlines() if line.strip()]
+    expected = sorted(
+        f"{u} -- {v}" if graph.has_edge(v, u) else f"{u} -> {v}"
+        for u, v in graph.edges()
+        if not graph.has_edge(v, u) or u < v
+    )
+    assert sorted(listed) == expected and expected

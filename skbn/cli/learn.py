@@ -100,6 +100,26 @@ def add_parser(commands) -> None:
     learn.add_argument("--plot", type=Path, help="draw the learned graph (PNG, SVG, PDF)")
 
 
+#: Most edges ``skbn learn`` lists; ``--out`` writes them all.
+MAX_LISTED_EDGES = 100
+
+
+def print_edges(graph) -> None:
+    """List the learned edges (``u -> v``, or ``u -- v`` for an undirected one), sorted."""
+    lines = []
+    for u, v in sorted(graph.edges(), key=lambda e: (str(e[0]), str(e[1]))):
+        if graph.has_edge(v, u):
+            if str(u) < str(v):
+                lines.append(f"{u} -- {v}")
+        else:
+            lines.append(f"{u} -> {v}")
+    print("edges       (none)" if not lines else "edges")
+    for line in lines[:MAX_LISTED_EDGES]:
+        print(f"  {line}")
+    if len(lines) > MAX_LISTED_EDGES:
+        print(f"  ... and {len(lines) - MAX_LISTED_EDGES} more (--out writes every edge)")
+
+
 def run(args) -> None:
     """Run ``skbn learn``."""
     from skbn.data import check_data
@@ -137,14 +157,18 @@ def run(args) -> None:
     graph = learner.graph_
     n_undirected = sum(1 for u, v in graph.edges() if graph.has_edge(v, u)) // 2
     n_directed = graph.number_of_edges() - 2 * n_undirected
-    print(f"data        {source}, {data.n_features} variables")
+    kind = f" ({data.kind})" if f"({data.kind})" not in source else ""
+    print(f"data        {source}, {data.n_features} variables{kind}")
     print(f"learner     {learner!r}")
+    if "ci_test" in learner.get_params():
+        print(f"test        {learner._resolve_family('ci_test', data)!r}")
     print(
         f"result      {graph.graph['kind']}: {n_directed} directed and {n_undirected} "
         f"undirected edges, learned in {elapsed:.2f} s"
     )
     if hasattr(learner, "score_"):
         print(f"score       {learner.score_:.2f}")
+    print_edges(graph)
     if truth is not None:
         print("\nagainst the true network:")
         print(structure_report(truth, graph))
