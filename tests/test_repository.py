@@ -247,3 +247,11 @@ def test_every_study_has_a_manifest_and_its_page_is_in_the_docs():
 def test_benchmark_scripts_share_code_by_import_not_by_path():
     for path in (ROOT / "examples").rglob("*.py"):
         assert "sys.path" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_license_file_is_the_one_pyproject_declares():
+    import tomllib
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"]
+    text = (ROOT / "LICENSE").read_text()
+    assert declared == "BSD-3-Clause" and text.startswith("BSD 3-Clause License")
