@@ -203,6 +203,19 @@ def test_xdsl_reader_errors_name_the_problem(text, message):
         parse_xdsl(text)
 
 
+@pytest.mark.parametrize("lead", ["padding", "comment"])
+def test_xdsl_entities_are_refused_wherever_they_are(lead):
+    # after 100,001 characters of padding, or of a comment, a declaration is still one
+    head = " " * 100_001 if lead == "padding" else "<!--" + "x" * 100_001 + "-->"
+    text = (
+        '<?xml version="1.0"?>' + head + '<!DOCTYPE smile [<!ENTITY s "yes">]>'
+        '<smile><nodes><cpt id="a"><state id="&s;"/><state id="no"/>'
+        "<probabilities>0.5 0.5</probabilities></cpt></nodes></smile>"
+    )
+    with pytest.raises(NetworkFileError, match="entities"):
+        parse_xdsl(text)
+
+
 def test_huge_declared_tables_are_refused_before_allocation():
     parents = [f"p{k}" for k in range(30)]
     nodes = "".join(f'node {p} {{ states = ("a" "b"); }}\n' for p in parents + ["c"])
