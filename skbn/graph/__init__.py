@@ -35,6 +35,7 @@ from skbn.graph._dag import (
     v_structures,
 )
 from skbn.graph._io import read_graph, to_dot, write_graph
+from skbn.graph._learned import LearnedGraph
 from skbn.graph._partial import PartialGraph
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "dag_to_cpdag",
     "directed_edges",
     "from_adjacency",
+    "LearnedGraph",
     "is_cpdag",
     "is_dag",
     "markov_blanket",

@@ -10,6 +10,7 @@ import numpy as np
 from scipy import sparse as _sparse
 
 from skbn.graph._array import adjacency_like, arcs_of, topological_sort_array
+from skbn.graph._learned import LearnedGraph
 
 __all__ = ["to_adjacency", "from_adjacency", "as_adjacency", "GRAPH_KINDS"]
 
@@ -102,7 +103,8 @@ def from_adjacency(
 
     Returns
     -------
-    networkx.DiGraph
+    LearnedGraph
+        A ``networkx.DiGraph`` that shows itself in a notebook.
 
     Examples
     --------
@@ -120,7 +122,7 @@ def from_adjacency(
         kind = _infer_kind(A)
     elif kind not in GRAPH_KINDS:
         raise ValueError(f"kind must be one of {GRAPH_KINDS}, got {kind!r}.")
-    g = nx.DiGraph(kind=kind)
+    g = LearnedGraph(kind=kind)
     g.add_nodes_from(names)
     rows, cols = arcs_of(A)
     g.add_edges_from((names[i], names[j]) for i, j in zip(rows.tolist(), cols.tolist()))

@@ -401,7 +401,8 @@ def partial_hamming_distance(graph, partial: PartialGraph) -> int:
 class StructureReport(dict):
     """All structure metrics of a learned graph against the truth, as a dict.
 
-    ``to_frame()`` gives the same numbers as a one-row DataFrame; ``str()`` a short table.
+    ``to_frame()`` gives the same numbers as a one-row DataFrame; ``str()`` a short table,
+    which IPython also prints; a notebook shows an HTML table.
 
     Examples
     --------
@@ -420,16 +421,26 @@ class StructureReport(dict):
         """
         return pd.DataFrame([dict(self)])
 
+    def _repr_html_(self) -> str:
+        """An HTML table of the metrics, for Jupyter."""
+        rows = "".join(
+            f"<tr><th style='text-align:left'>{key}</th><td>{self._text(value)}</td></tr>"
+            for key, value in self.items()
+        )
+        return f"<table><thead><tr><th>metric</th><th>value</th></tr></thead>{rows}</table>"
+
+    def _repr_pretty_(self, printer, cycle) -> None:
+        printer.text(str(self))
+
+    @staticmethod
+    def _text(value) -> str:
+        if value is None:  # shd_dag: defined only between two DAGs
+            return "n/a (needs two DAGs)"
+        return f"{value:.3f}" if isinstance(value, float) else str(value)
+
     def __str__(self) -> str:
         width = max(map(len, self))
-        lines = []
-        for key, value in self.items():
-            if value is None:  # shd_dag: defined only between two DAGs
-                text = "n/a (needs two DAGs)"
-            else:
-                text = f"{value:.3f}" if isinstance(value, float) else str(value)
-            lines.append(f"{key:<{width}}  {text}")
-        return "\n".join(lines)
+        return "\n".join(f"{key:<{width}}  {self._text(value)}" for key, value in self.items())
 
 
 def structure_report(truth, learned) -> StructureReport:

@@ -11,6 +11,7 @@ import pandas as pd
 from sklearn.utils import check_random_state
 
 from skbn.graph._array import topological_sort_array
+from skbn.graph._learned import LearnedGraph
 
 __all__ = ["DiscreteBayesianNetwork"]
 
@@ -105,10 +106,42 @@ class DiscreteBayesianNetwork:
     @property
     def graph(self) -> nx.DiGraph:
         """The network's DAG as a networkx DiGraph (a new object on each access)."""
-        g = nx.DiGraph(kind="dag", name=self.name)
+        g = LearnedGraph(kind="dag", name=self.name)
         g.add_nodes_from(self.nodes)
         g.add_edges_from((u, v) for v in self.nodes for u in self.parents[v])
         return g
+
+    def cpt_frame(self, node) -> pd.DataFrame:
+        """The table of ``node`` with its labels: a row per parent configuration.
+
+        Parameters
+        ----------
+        node : str
+            A node of the network.
+
+        Returns
+        -------
+        DataFrame
+            Columns are the node's states; the index holds the parents' states (a
+            MultiIndex over the parents, in the order of ``parents[node]``); a node without
+            parents has one unnamed row. Each row sums to 1.
+
+        Examples
+        --------
+        >>> from skbn.datasets import load_network
+        >>> table = load_network("asia").cpt_frame("either")
+        >>> table.index.names, list(table.columns)
+        (FrozenList(['lung', 'tub']), ['yes', 'no'])
+        """
+        if node not in self.cpts:
+            raise KeyError(f"{node!r} is not a node of the network.")
+        table = np.asarray(self.cpts[node])
+        parents = list(self.parents[node])
+        columns = pd.Index(list(self.states[node]), name=node)
+        if not parents:
+            return pd.DataFrame(table.reshape(1, -1), columns=columns)
+        index = pd.MultiIndex.from_product([list(self.states[u]) for u in parents], names=parents)
+        return pd.DataFrame(table.reshape(len(index), -1), index=index, columns=columns)
 
     @property
     def n_arcs(self) -> int:
