@@ -172,8 +172,13 @@ def fit_network(graph, X, *, method: str = "bayes", equivalent_sample_size: floa
     >>> X = load_network("cancer").sample(5000, random_state=0)
     >>> learned = HillClimb().fit(X).graph_
     >>> net = fit_network(learned, X, method="mle")
-    >>> net.states["Smoker"]
-    ('True', 'False')
+    >>> net.states["Smoker"], net.name
+    (('True', 'False'), 'network')
     """
     learner = ParameterLearner(graph, method=method, equivalent_sample_size=equivalent_sample_size)
-    return learner.fit(X).network_
+    network = learner.fit(X).network_
+    if hasattr(network, "name"):
+        # the graph's own name (a bundled network's graph has one), not the estimator's
+        given = getattr(graph, "graph", {}).get("name") if hasattr(graph, "graph") else None
+        network.name = str(given) if given else "network"
+    return network

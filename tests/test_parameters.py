@@ -216,3 +216,14 @@ def test_a_family_its_parents_determine_keeps_held_out_scores_finite_and_moderat
     off = hc.score_samples(held)
     assert np.all(np.isfinite(exact)) and np.all(off > -2 * n)
     assert np.all(off < exact - n / 4)  # still far less likely than an exact row
+
+
+def test_fit_network_names_the_network_after_its_graph_not_the_estimator():
+    from skbn.datasets import load_network
+    from skbn.learners import HillClimb
+    from skbn.parameters import fit_network
+
+    bn = load_network("asia")
+    X = bn.sample(500, random_state=0)
+    assert fit_network(bn.graph, X).name == "asia"
+    assert fit_network(HillClimb().fit(X).graph_, X).name == "network"
