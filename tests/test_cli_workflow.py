@@ -275,3 +275,24 @@ def test_learn_prints_the_data_kind_the_test_and_every_edge(tmp_path, capsys):
         if not graph.has_edge(v, u) or u < v
     )
     assert sorted(listed) == expected and expected
+
+
+def test_report_lists_the_edges_and_out_dash_is_refused(tmp_path, capsys):
+    import networkx as nx
+
+    from skbn.graph import write_graph
+
+    graph = nx.DiGraph([("a", "b"), ("c", "b"), ("b", "d"), ("d", "b")])
+    graph.graph["kind"] = "pdag"
+    path = tmp_path / "g.json"
+    write_graph(graph, path)
+    main(["report", str(path)])
+    out = capsys.readouterr().out
+    assert [line.strip() for line in out.splitlines() if line.startswith("  ")] == [
+        "a -> b", "b -- d", "c -> b"
+    ]  # fmt: skip
+    data = tmp_path / "asia.csv"
+    load_network("asia").sample(200, random_state=0).to_csv(data, index=False)
+    assert main(["learn", str(data), "--out", "-"]) == 2
+    assert "writing to standard output is not supported" in capsys.readouterr().err
+    assert not (tmp_path / "-").exists()

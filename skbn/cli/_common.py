@@ -255,6 +255,11 @@ def output_format(out, format: str | None) -> str | None:
         if format is not None:
             raise ValueError("--format applies to --out; give --out FILE too.")
         return None
+    if str(out) == "-":
+        raise ValueError(
+            "--out -: writing to standard output is not supported (the command prints its "
+            "report there); give a file name, e.g. --out graph.json."
+        )
     if format is None:
         format = _file_format(Path(out))
         if format is None:
@@ -487,3 +492,24 @@ def learner_from_spec(spec: str, kind: str, random_state: int):
             f"unknown learner {name!r} in {spec!r}; choose from {', '.join(LEARNERS)}."
         )
     return make_learner(name, make_score(score or None, kind), random_state=random_state)
+
+
+#: Most edges a command lists; ``--out`` writes them all.
+MAX_LISTED_EDGES = 100
+
+
+def print_edges(graph, header: str = "edges") -> None:
+    """List a graph's edges (``u -> v``, or ``u -- v`` for an undirected one), sorted."""
+    lines = []
+    for u, v in sorted(graph.edges(), key=lambda e: (str(e[0]), str(e[1]))):
+        if graph.has_edge(v, u):
+            if str(u) < str(v):
+                lines.append(f"{u} -- {v}")
+        else:
+            lines.append(f"{u} -> {v}")
+    if header:
+        print(f"{header:<11} (none)" if not lines else header)
+    for line in lines[:MAX_LISTED_EDGES]:
+        print(f"  {line}")
+    if len(lines) > MAX_LISTED_EDGES:
+        print(f"  ... and {len(lines) - MAX_LISTED_EDGES} more")

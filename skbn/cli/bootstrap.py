@@ -43,7 +43,13 @@ def add_parser(commands) -> None:
     )
     add_source(boot)
     boot.add_argument("--learner", default="hc", help=spec_help() + " (default: hc)")
-    boot.add_argument("--resamples", type=positive_int, default=100, help="(default: 100)")
+    boot.add_argument(
+        "--resamples",
+        type=positive_int,
+        default=100,
+        help="bootstrap resamples the learner is fitted on (with --poset: for the partial "
+        "order and for the tests each) (default: 100)",
+    )
     boot.add_argument("--threshold", type=share, default=0.5, help="averaging threshold, in [0, 1]")
     boot.add_argument("--poset", action="store_true", help="use BootstrapPosetLearner")
     boot.add_argument("--plot", type=Path, help="draw the arc-strength heat map")

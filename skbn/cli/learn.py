@@ -17,6 +17,7 @@ from skbn.cli._common import (
     make_score,
     make_test,
     output_format,
+    print_edges,
     save_outputs,
     source_name,
 )
@@ -98,26 +99,6 @@ def add_parser(commands) -> None:
     add_knowledge(learn)
     add_out(learn)
     learn.add_argument("--plot", type=Path, help="draw the learned graph (PNG, SVG, PDF)")
-
-
-#: Most edges ``skbn learn`` lists; ``--out`` writes them all.
-MAX_LISTED_EDGES = 100
-
-
-def print_edges(graph) -> None:
-    """List the learned edges (``u -> v``, or ``u -- v`` for an undirected one), sorted."""
-    lines = []
-    for u, v in sorted(graph.edges(), key=lambda e: (str(e[0]), str(e[1]))):
-        if graph.has_edge(v, u):
-            if str(u) < str(v):
-                lines.append(f"{u} -- {v}")
-        else:
-            lines.append(f"{u} -> {v}")
-    print("edges       (none)" if not lines else "edges")
-    for line in lines[:MAX_LISTED_EDGES]:
-        print(f"  {line}")
-    if len(lines) > MAX_LISTED_EDGES:
-        print(f"  ... and {len(lines) - MAX_LISTED_EDGES} more (--out writes every edge)")
 
 
 def run(args) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skbn.cli._common import read_graph_arg, save_figure
+from skbn.cli._common import print_edges, read_graph_arg, save_figure
 
 __all__ = ["add_parser", "run"]
 
@@ -58,6 +58,7 @@ def run(args) -> None:
     n_directed = learned.number_of_edges() - 2 * n_undirected
     print(f"graph       {args.learned}: {learned.graph.get('kind', 'dag')}, {len(learned)} nodes")
     print(f"edges       {n_directed} directed, {n_undirected} undirected")
+    print_edges(learned, header="")
     if truth is not None:
         print(f"\nagainst {args.truth} ({truth.number_of_edges()} arcs):")
         print(structure_report(truth, learned))
