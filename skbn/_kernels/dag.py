@@ -61,28 +61,6 @@ def reachability(A):
 
 
 @njit(cache=True)
-def cyclic_moves(A, R, add_cycles, reverse_cycles):
-    """Mark the additions and reversals that would close a cycle (in place).
-
-    ``add_cycles[x, y]`` for adding ``x -> y`` (``y`` reaches ``x``); ``reverse_cycles[x, y]``
-    for reversing the present arc ``x -> y`` (a child ``c != y`` of ``x`` reaches ``y``).
-    """
-    p = A.shape[0]
-    for x in range(p):
-        for y in range(p):
-            add_cycles[x, y] = R[y, x]
-            reverse_cycles[x, y] = False
-    for x in range(p):
-        for y in range(p):
-            if not A[x, y]:
-                continue
-            for c in range(p):
-                if c != y and A[x, c] and R[c, y]:
-                    reverse_cycles[x, y] = True
-                    break
-
-
-@njit(cache=True)
 def move_gains(A, R, delta, allowed, required, max_indegree, out):
     """Gains of every legal addition, deletion and reversal, ``-inf`` for illegal ones.
 
