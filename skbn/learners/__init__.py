@@ -14,14 +14,15 @@ restricts hill climbing to a skeleton found by tests, and ``OrderMCMC`` samples 
 orders within a PC skeleton and returns the best DAG it met.
 
 Markov-blanket learners (``GrowShrink``, ``IAMB``) learn each variable's blanket with
-tests, then the skeleton inside the blankets, and orient it as PC does.
+tests (``HITONPC`` its parents and children), then the skeleton inside the blankets, and
+orient it as PC does.
 
 Tree learners: ``ChowLiu`` spans the variables with the maximum mutual-information tree,
 and ``TAN`` conditions that tree on a class variable, the structure of a tree-augmented
 naive Bayes classifier (:class:`skbn.classification.BayesianNetworkClassifier`).
 """
 
-from skbn.learners._blanket import IAMB, GrowShrink
+from skbn.learners._blanket import HITONPC, IAMB, GrowShrink
 from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
 from skbn.learners._fges import FGES
@@ -36,6 +37,7 @@ from skbn.learners._trees import TAN, ChowLiu
 __all__ = [
     "BOSS",
     "FGES",
+    "HITONPC",
     "IAMB",
     "MMHC",
     "TAN",

@@ -90,6 +90,7 @@ def gaussian_learners() -> list:
     from skbn.learners import (
         BOSS,
         FGES,
+        HITONPC,
         IAMB,
         MMHC,
         TAN,
@@ -115,6 +116,7 @@ def gaussian_learners() -> list:
         ChowLiu(criterion="loglik-g"),
         GrowShrink("fisher_z"),
         IAMB("fisher_z"),
+        HITONPC("fisher_z"),
         TAN(criterion="loglik-g"),
         StructureLearningEnsemble([HillClimb(random_state=0), FGES()], selection_score="bic-g"),
         BootstrapPosetLearner(

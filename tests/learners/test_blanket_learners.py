@@ -4,8 +4,9 @@
 ``tests/data/make_bnlearn_blanket_oracle.py`` ran bnlearn on samples that skbn's sampler
 regenerates here (every value as a string, as bnlearn read them); the tests need no R. The
 blanket phase follows bnlearn step for step, so with bnlearn's ``mi`` test every variable's
-blanket must be bnlearn's ``learn.mb``, and the learner's graph bnlearn's ``gs``, ``iamb`` or
-``inter.iamb`` graph, arc for arc.
+blanket must be bnlearn's ``learn.mb`` (HITON-PC's parents and children its ``learn.nbr``),
+and the learner's graph bnlearn's ``gs``, ``iamb``, ``inter.iamb`` or ``si.hiton.pc`` graph,
+arc for arc.
 """
 
 import json
@@ -15,7 +16,7 @@ import pytest
 
 from skbn.datasets import load_network
 from skbn.feature_selection import MarkovBlanketSelector
-from skbn.learners import IAMB, GrowShrink
+from skbn.learners import HITONPC, IAMB, GrowShrink
 
 ORACLE = json.loads(
     (Path(__file__).parents[1] / "data" / "bnlearn_blanket_oracle.json").read_text()
@@ -24,6 +25,7 @@ LEARNERS = {
     "gs": lambda: GrowShrink("mi", alpha=0.05),
     "iamb": lambda: IAMB("mi", alpha=0.05),
     "inter.iamb": lambda: IAMB("mi", alpha=0.05, variant="inter"),
+    "si.hiton.pc": lambda: HITONPC("mi", alpha=0.05),
 }
 
 
@@ -43,8 +45,10 @@ def test_every_blanket_is_bnlearns(case, method):
     from skbn.data import check_data
 
     data = check_data(X)
+    # a blanket learner's blanket (learn.mb); HITON-PC's parents and children (learn.nbr)
+    learn = getattr(learner, "blanket_of", None) or learner._parents_and_children_of
     for target, expected in spec[method]["blankets"].items():
-        found = learner.blanket_of(data, list(X.columns).index(target))
+        found = learn(data, list(X.columns).index(target))
         assert sorted(X.columns[found]) == expected, (method, target)
 
 
