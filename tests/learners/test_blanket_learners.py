@@ -5,7 +5,8 @@
 regenerates here (every value as a string, as bnlearn read them); the tests need no R. The
 blanket phase follows bnlearn step for step, so with bnlearn's ``mi`` test every variable's
 blanket must be bnlearn's ``learn.mb`` (HITON-PC's parents and children its ``learn.nbr``),
-and the learner's graph bnlearn's ``gs``, ``iamb``, ``inter.iamb`` or ``si.hiton.pc`` graph,
+and the learner's graph bnlearn's ``gs``, ``iamb``, ``inter.iamb``, ``fast.iamb`` or
+``si.hiton.pc`` graph,
 arc for arc.
 """
 
@@ -25,6 +26,7 @@ LEARNERS = {
     "gs": lambda: GrowShrink("mi", alpha=0.05),
     "iamb": lambda: IAMB("mi", alpha=0.05),
     "inter.iamb": lambda: IAMB("mi", alpha=0.05, variant="inter"),
+    "fast.iamb": lambda: IAMB("mi", alpha=0.05, variant="fast"),
     "si.hiton.pc": lambda: HITONPC("mi", alpha=0.05),
 }
 
