@@ -6,8 +6,8 @@ sampler regenerates the data, written with every value as a string, so only bnle
 are stored) and each method (``gs``, ``iamb``, ``inter.iamb``, ``fast.iamb``,
 ``si.hiton.pc``), with ``test="mi"`` and ``alpha=0.05``: ``learn.mb`` for every variable
 (``learn.nbr`` for ``si.hiton.pc``, whose sets are parents and children), and the arcs of the
-whole learner's graph (an undirected edge as both arcs; ``si.hiton.pc`` with ``undirected = FALSE``, so that it
-orients). Writes ``bnlearn_blanket_oracle.json``.
+whole learner's graph (an undirected edge as both arcs; ``si.hiton.pc`` with
+``undirected = FALSE``, so that it orients). Writes ``bnlearn_blanket_oracle.json``.
 """
 
 import json
