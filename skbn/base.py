@@ -59,9 +59,21 @@ def _encode_column(name, column: pd.Series, states) -> np.ndarray:
 
 
 def _unseen_values(name, unseen, states) -> ValueError:
+    unseen = set(unseen)
+    as_text = {str(s): s for s in states}
+    lookalikes = [v for v in unseen if str(v) in as_text]
+    if lookalikes:
+        # the same text, another type: 1 against "1", 1.0 against 1
+        value = lookalikes[0]
+        state = as_text[str(value)]
+        return ValueError(
+            f"Column {name!r} holds {value!r} ({type(value).__name__}) where fit saw "
+            f"{state!r} ({type(state).__name__}): the same text, another type. Give the "
+            f"column the type it had during fit (e.g. X[{name!r}].astype(str))."
+        )
     return ValueError(
         f"Column {name!r} has values not seen during fit: "
-        f"{sorted(map(str, set(unseen)))[:5]}; the fitted states are "
+        f"{sorted(map(str, unseen))[:5]}; the fitted states are "
         f"{list(map(str, states))[:10]}."
     )
 

@@ -232,3 +232,16 @@ def test_max_categories_beyond_the_int16_codes_is_refused(bad):
     X = pd.DataFrame({"a": [f"s{i}" for i in range(33_000)], "b": ["x", "y"] * 16_500})
     with pytest.raises(ValueError, match="max_categories must be between 2 and 32768"):
         check_data(X, max_categories=bad)
+
+
+def test_a_value_of_another_type_is_named_as_such():
+    import pandas as pd
+
+    from skbn.learners import HillClimb
+
+    X = pd.DataFrame({"a": ["0", "1"] * 50, "b": ["x", "y", "y", "x"] * 25})
+    model = HillClimb().fit(X)
+    with pytest.raises(ValueError, match=r"holds 0 \(int\) where fit saw '0' \(str\)"):
+        model.score(X.assign(a=[0, 1] * 50))
+    with pytest.raises(ValueError, match="not seen during fit: \\['2'\\]"):
+        model.score(X.assign(a=["2", "1"] * 50))
