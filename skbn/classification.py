@@ -33,7 +33,7 @@ from skbn._supervised import (
     feature_frame,
     structure_dag,
 )
-from skbn.base import BaseStructureLearner
+from skbn.base import BaseStructureLearner, _unseen_values
 from skbn.data import check_data
 from skbn.graph._convert import from_adjacency
 from skbn.network._parameters import CPT_PRIOR_ISS, DiscreteParameters, fit_parameters
@@ -46,16 +46,29 @@ MAX_MISSING_CONFIGURATIONS = 100_000
 
 
 def _state_codes(column: pd.Series, states) -> np.ndarray:
-    """Position of each value among the fit-time ``states``; -1 for missing or unseen."""
+    """Position of each value among the fit-time ``states``; -1 for missing or unseen.
+
+    A value that only differs from a state by its type (0 where fit saw "0") is refused: it
+    would otherwise be marginalised as unseen, silently.
+    """
     index = pd.Index(list(states))
     if isinstance(column.dtype, pd.CategoricalDtype):
         # map the categories once, then their codes (-1 stays missing)
         mapped = np.append(index.get_indexer(column.cat.categories), -1)
-        return mapped[column.cat.codes.to_numpy()]
-    values = column.to_numpy()
-    if values.dtype.kind in "biuf" and index.inferred_type in ("integer", "floating", "boolean"):
-        return index.get_indexer(values)  # numeric hashing, no boxing
-    return index.get_indexer(column.to_numpy(dtype=object))
+        codes = mapped[column.cat.codes.to_numpy()]
+    else:
+        values = column.to_numpy()
+        numeric = index.inferred_type in ("integer", "floating", "boolean")
+        if values.dtype.kind in "biuf" and numeric:
+            codes = index.get_indexer(values)  # numeric hashing, no boxing
+        else:
+            codes = index.get_indexer(column.to_numpy(dtype=object))
+    unseen = (codes < 0) & column.notna().to_numpy()
+    if unseen.any():
+        as_text = {str(s) for s in states}
+        if any(str(v) in as_text for v in column[unseen].unique()[:100]):
+            raise _unseen_values(column.name, column[unseen], states)
+    return codes
 
 
 class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):

@@ -127,6 +127,10 @@ def test_bad_input_is_named(asia):
     X, y = asia.drop(columns="lung"), asia["lung"]
     clf = BayesianNetworkClassifier().fit(X, y)
     assert clf.predict(X.head(3)).shape == (3,)
+    coded = X.apply(lambda c: c.cat.codes)  # integers where fit saw the states' names
+    fitted = BayesianNetworkClassifier().fit(coded.astype(str), y)
+    with pytest.raises(ValueError, match="the same text, another type"):
+        fitted.predict(coded)
     rng = np.random.default_rng(0)
     floats = pd.DataFrame({"a": rng.normal(size=60), "b": rng.normal(size=60)})
     labels = np.arange(60) % 2
