@@ -210,3 +210,26 @@ def check_kept_continuous(frame: pd.DataFrame, binning: Binning) -> None:
                 "default discretizer bin it (a missing value then stays missing: learned "
                 "around and marginalised in prediction)."
             )
+
+
+def supervised_data(estimator, X, y, discretizer):
+    """Check ``X`` and ``y`` and encode them as one data set, the class its last column.
+
+    Sets ``n_features_in_`` (and ``feature_names_in_`` for a frame with string names) on
+    ``estimator``. Returns ``(data, names, classes, binning)``: the checked data, the feature
+    names, the sorted class labels and the fitted :class:`Binning`.
+    """
+    from sklearn.utils.validation import validate_data
+
+    from skbn.data import check_data
+
+    frame = feature_frame(X)
+    validate_data(estimator, X, skip_check_array=True)
+    classes, codes = class_codes(y, len(frame))
+    names = list(frame.columns)
+    discretizer = default_discretizer() if discretizer == "auto" else discretizer
+    binning = Binning(discretizer, continuous_columns(frame))
+    check_kept_continuous(frame, binning)
+    frame = binning.fit_transform(frame)
+    frame[class_name(names)] = codes
+    return check_data(frame, missing="allow"), names, classes, binning

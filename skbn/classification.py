@@ -23,18 +23,13 @@ from skbn._kernels.classify import class_log_joint, class_log_joint_serial
 from skbn._kernels.discrete import config_index
 from skbn._supervised import (
     STRUCTURES,
-    Binning,
     blanket_of,
     check_kept_continuous,
-    class_codes,
-    class_name,
-    continuous_columns,
-    default_discretizer,
     feature_frame,
     structure_dag,
+    supervised_data,
 )
 from skbn.base import BaseStructureLearner, _unseen_values
-from skbn.data import check_data
 from skbn.graph._convert import from_adjacency
 from skbn.network._parameters import CPT_PRIOR_ISS, DiscreteParameters, fit_parameters
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
@@ -170,18 +165,10 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
                 f"structure must be one of {', '.join(map(repr, STRUCTURES))} or an skbn "
                 f"learner, got {type(self.structure).__name__}."
             )
-        frame = feature_frame(X)
-        validate_data(self, X, skip_check_array=True)
-        self.classes_, codes = class_codes(y, len(frame))
-        self._names = list(frame.columns)
-        discretizer = default_discretizer() if self.discretizer == "auto" else self.discretizer
-        self._binning = Binning(discretizer, continuous_columns(frame))
-        check_kept_continuous(frame, self._binning)
-        frame = self._binning.fit_transform(frame)
+        data, self._names, self.classes_, self._binning = supervised_data(
+            self, X, y, self.discretizer
+        )
         self.discretizer_ = self._binning.discretizer
-        self._class = class_name(self._names)
-        frame[self._class] = codes
-        data = check_data(frame, missing="allow")
         p = data.n_features
         target = p - 1
         dag = structure_dag(self.structure, data, target)

@@ -13,21 +13,14 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from skbn._supervised import (
-    Binning,
     blanket_of,
-    check_kept_continuous,
-    class_codes,
-    class_name,
-    continuous_columns,
-    default_discretizer,
-    feature_frame,
     structure_dag,
+    supervised_data,
 )
 from skbn.base import BaseStructureLearner
-from skbn.data import check_data
 from skbn.graph._convert import from_adjacency
 from skbn.utils._param_validation import HasMethods, StrOptions, validate_params_of
 
@@ -112,16 +105,7 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
                 f"learner must be 'hill_climb' or an skbn learner, got "
                 f"{type(self.learner).__name__}."
             )
-        frame = feature_frame(X)
-        validate_data(self, X, skip_check_array=True)
-        _, codes = class_codes(y, len(frame))
-        names = list(frame.columns)
-        discretizer = default_discretizer() if self.discretizer == "auto" else self.discretizer
-        binning = Binning(discretizer, continuous_columns(frame))
-        check_kept_continuous(frame, binning)
-        frame = binning.fit_transform(frame)
-        frame[class_name(names)] = codes
-        data = check_data(frame, missing="allow")
+        data, names, _, _ = supervised_data(self, X, y, self.discretizer)
         target = data.n_features - 1
         if hasattr(self.learner, "blanket_of"):
             # a Markov-blanket learner learns the target's blanket alone

@@ -254,7 +254,7 @@ def meek_orient_array(
             if frozen[a, b]:
                 continue
             if _meek_rule(a, b, D, U, adj):
-                if acyclic and _reaches(D, b, a):
+                if acyclic and reaches(D, b, a):
                     frozen[a, b] = frozen[b, a] = True
                     continue
                 A[b, a] = 0
@@ -264,7 +264,7 @@ def meek_orient_array(
     return A
 
 
-def _reaches(D: np.ndarray, source: int, target: int) -> bool:
+def reaches(D: np.ndarray, source: int, target: int) -> bool:
     """Whether a directed path ``source -> ... -> target`` exists in ``D``."""
     seen = np.zeros(D.shape[0], dtype=bool)
     stack = [source]

@@ -13,7 +13,12 @@ from skbn._kernels.ci import pc_level_fisher_z
 from skbn.base import BaseStructureLearner
 from skbn.ci_tests import CITest, FisherZ
 from skbn.constraints import CONSTRAINT_PARAMETERS
-from skbn.graph._array import dag_to_cpdag_array, meek_orient_array, pdag_to_dag_array
+from skbn.graph._array import (
+    dag_to_cpdag_array,
+    meek_orient_array,
+    pdag_to_dag_array,
+    reaches,
+)
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, effective_n_jobs, numba_threads, parallel_map
 from skbn.utils._param_validation import Interval
 
@@ -65,21 +70,6 @@ def _level_discrete(bound, alpha, pairs, pools, level, n_jobs, cache):
     return [s for part in parts for s in part]
 
 
-def _reaches(A: np.ndarray, source: int, target: int) -> bool:
-    """Whether a directed path ``source -> ... -> target`` exists among A's directed arcs."""
-    directed = (A == 1) & (A.T == 0)
-    seen = np.zeros(len(A), dtype=bool)
-    stack = [source]
-    while stack:
-        u = stack.pop()
-        if u == target:
-            return True
-        for v in np.flatnonzero(directed[u] & ~seen).tolist():
-            seen[v] = True
-            stack.append(v)
-    return False
-
-
 def orient_pc(
     adj: np.ndarray, sepsets: dict, rank: np.ndarray, required: np.ndarray, forbidden: np.ndarray
 ) -> tuple[np.ndarray, int]:
@@ -108,7 +98,7 @@ def orient_pc(
     # arrows in name order of (head, tail); one that would close a directed cycle with those
     # already applied is left out (conflicting colliders), so the output has no cycle
     for a, b in sorted(arrows - conflicts, key=lambda arc: (rank[arc[1]], rank[arc[0]])):
-        if not _reaches(A, b, a):
+        if not reaches((A == 1) & (A.T == 0), b, a):
             A[b, a] = 0
     # background knowledge: a required arc, or the only allowed direction of an edge
     for a, b in zip(*np.nonzero(adj & forbidden & ~forbidden.T)):
