@@ -149,9 +149,10 @@ def run(args) -> None:
     )
     if hasattr(learner, "score_"):
         print(f"score       {learner.score_:.2f}")
-    print_edges(graph)
     if truth is not None:
         print("\nagainst the true network:")
         print(structure_report(truth, graph))
+        print()
+    print_edges(graph)
     title = f"{type(learner).__name__} on {source_name(args)}"
     save_outputs(graph, args.out, args.plot, title, truth, learner=learner, format=args.format)
