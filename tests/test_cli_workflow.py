@@ -296,3 +296,17 @@ def test_report_lists_the_edges_and_out_dash_is_refused(tmp_path, capsys):
     assert main(["learn", str(data), "--out", "-"]) == 2
     assert "writing to standard output is not supported" in capsys.readouterr().err
     assert not (tmp_path / "-").exists()
+
+
+def test_kind_mixed_samples_a_conditional_gaussian_network(capsys):
+    from skbn.datasets import make_conditional_gaussian
+
+    assert main(["learn", "--network", "asia", "--kind", "mixed", "-n", "1000", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "1000 rows sampled from asia (mixed), 8 variables" in out
+    assert "CGBIC()" in out  # the conditional-Gaussian score for mixed data
+    # the truth it reports against is the network's own graph
+    truth = make_conditional_gaussian(load_network("asia"), 0.3, random_state=0).graph
+    assert f"n_true_edges         {truth.number_of_edges()}" in out
+    assert main(["learn", "--network", "asia", "--kind", "mixed", "--nodes", "20"]) == 2
+    assert "--nodes does not apply" in capsys.readouterr().err

@@ -98,11 +98,13 @@ def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
     )
     parser.add_argument(
         "--kind",
-        choices=("discrete", "gaussian"),
+        choices=("discrete", "gaussian", "mixed"),
         default=None,
-        help="with --network: its own CPTs (discrete, default) or a "
-        "linear-Gaussian model on its graph; with a CSV: treat every column "
-        "as discrete (categories) or continuous (default: from the column types)",
+        help="with --network: its own CPTs (discrete, default), a linear-Gaussian model on "
+        "its graph, or mixed (its last 30%% of nodes in a topological order made continuous, "
+        "a conditional-Gaussian network); with a CSV: treat every column as discrete "
+        "(categories) or continuous, or mixed: float columns continuous, the others discrete "
+        "(the default: from the column types)",
     )
     parser.add_argument(
         "--na-values",
@@ -195,6 +197,16 @@ def _read_csv(path: Path, kind: str | None, na_values=()):
 
 def load_source(args, default_kind: str = "discrete"):
     """Return ``(X, truth or None, description)`` from the shared data arguments."""
+    if args.network and args.kind == "mixed":
+        from skbn.datasets import load_network, make_conditional_gaussian
+
+        if args.nodes:
+            raise ValueError("--kind mixed samples the network itself; --nodes does not apply.")
+        network = make_conditional_gaussian(
+            load_network(args.network), 0.3, random_state=args.random_state
+        )
+        X = network.sample(args.n_samples, random_state=args.random_state)
+        return X, network.graph, f"{args.n_samples} rows sampled from {args.network} (mixed)"
     if args.network:
         from skbn.datasets import make_problem
 
