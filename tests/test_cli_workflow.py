@@ -310,3 +310,16 @@ def test_kind_mixed_samples_a_conditional_gaussian_network(capsys):
     assert f"n_true_edges         {truth.number_of_edges()}" in out
     assert main(["learn", "--network", "asia", "--kind", "mixed", "--nodes", "20"]) == 2
     assert "--nodes does not apply" in capsys.readouterr().err
+
+
+def test_bootstrap_counts_pairs_once_and_matches_the_averaged_graph(capsys):
+    import re
+
+    argv = ["bootstrap", "--network", "asia", "-n", "500", "--resamples", "4", "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    pairs, directed, undirected = map(
+        int, re.search(r"(\d+) pairs .*has (\d+) directed and (\d+) undirected", out).groups()
+    )
+    # each strong pair once (the table lists both directions), each an edge of the graph
+    assert pairs == directed + undirected > 0

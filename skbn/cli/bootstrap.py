@@ -95,7 +95,13 @@ def run(args) -> None:
         )
         graph = freqs.averaged_graph(args.threshold)
         strong = freqs.table[freqs.table["strength"] >= args.threshold]
-        print(f"arcs        {len(strong)} pairs with strength >= {args.threshold}")
+        pairs = {frozenset(p) for p in zip(strong["u"], strong["v"])}
+        undirected = sum(1 for u, v in graph.edges if graph.has_edge(v, u)) // 2
+        directed = graph.number_of_edges() - 2 * undirected
+        print(
+            f"arcs        {len(pairs)} pairs with strength >= {args.threshold}: the averaged "
+            f"graph has {directed} directed and {undirected} undirected edges"
+        )
         print(freqs.table.sort_values("strength", ascending=False).head(15).to_string(index=False))
         strengths_source = freqs
         if args.strengths:
