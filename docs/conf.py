@@ -46,10 +46,12 @@ html_title = f"skbn {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
+    # the guide's first pages in the top bar, the rest under "More": one row at 1,280 px
+    "header_links_before_dropdown": 3,
 }
 # top-level guide pages have no section to navigate: no empty left column (the API reference
 # and the method pages keep theirs)
-html_sidebars = {"*": [], "results/*": [], "api": ["sidebar-nav-bs"]}
+html_sidebars = {"*": [], "results/*": [], "methods/*": [], "api": ["sidebar-nav-bs"]}
 html_static_path = ["_static"]
 html_css_files = ["skbn.css"]
 
