@@ -35,8 +35,15 @@ import networkx as nx  # noqa: E402
 learned = nx.relabel_nodes(learned, mapping)
 print("F1 of adjacencies:", round(f1_adjacency(truth, learned), 3))
 
-# %% Tune the number of bins and the BDeu sample size by held-out log-likelihood.
-search = GridSearchCV(
-    pipeline, {"discretise__n_bins": [2, 3, 4], "learn__criterion__iss": [1, 10]}, cv=3
-).fit(X)
+# %% Tune BDeu's sample size by held-out log-likelihood. The bins stay fixed: a likelihood
+# is comparable only on the same discrete data, and fewer bins always give a higher one.
+search = GridSearchCV(pipeline, {"learn__criterion__iss": [1, 10, 50]}, cv=3).fit(X)
 print("best:", search.best_params_)
+
+# %% The number of bins changes the data itself, so compare it by something measured on the
+# variables, not on the bins: here the true graph is known, so by F1 of adjacencies (on real
+# data, by a downstream model's held-out score).
+for n_bins in [2, 3, 4, 5]:
+    pipeline.set_params(discretise__n_bins=n_bins).fit(X)
+    learned = nx.relabel_nodes(pipeline[-1].graph_, mapping)
+    print(f"{n_bins} bins: F1 of adjacencies {f1_adjacency(truth, learned):.3f}")
