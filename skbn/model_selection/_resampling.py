@@ -381,7 +381,8 @@ def run_fits(
     if verbose > 0 and tasks:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(tasks), desc=desc, leave=False)
+        # kept when done: a saved notebook shows the finished bar, not a stale "0%"
+        bar = tqdm(total=len(tasks), desc=desc, leave=True)
     try:
         outcomes = parallel_map(run, tasks, n_jobs=n_jobs, progress=bar)
     finally:
