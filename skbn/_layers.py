@@ -31,6 +31,7 @@ LAYERS = [
             "skbn.utils._numeric": "numeric helpers",
             "skbn.utils._memory": "memory= caches and data keys",
             "skbn.utils._random": "seeds",
+            "skbn.utils._features": "n_features_in_ and feature_names_in_",
         },
     ),
     (

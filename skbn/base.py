@@ -31,6 +31,7 @@ from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._convert import from_adjacency
 from skbn.network._parameters import CPT_PRIOR_ISS, CGParameters, DiscreteParameters, fit_parameters
 from skbn.scores._registry import SCORES
+from skbn.utils._features import record_features
 from skbn.utils._param_validation import validate_params_of
 from skbn.utils._registry import required_kind
 
@@ -254,9 +255,8 @@ class BaseStructureLearner(BaseEstimator):
         constraints = self._edge_constraints(data.names, getattr(data, "discrete", None))
         prepared = self._prepare(data, constraints)
         A, graph_kind = self._learn(data, prepared)
-        self.feature_names_in_ = np.asarray(data.names, dtype=object)
+        record_features(self, data.names)
         self.data_kind_ = data.kind
-        self.n_features_in_ = data.n_features
         self.graph_ = from_adjacency(A, data.names, kind=graph_kind)
         dag = A if graph_kind == "dag" else pdag_to_dag_array(A)
         if dag is not None and data.kind == "gaussian":

@@ -16,6 +16,7 @@ from skbn.graph import to_dag
 from skbn.graph._array import parents_csr, topological_sort_array
 from skbn.graph._convert import as_adjacency, from_adjacency
 from skbn.network._parameters import CPT_PRIOR_ISS
+from skbn.utils._features import record_features
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
 from skbn.utils._random import draw_seed
 
@@ -239,8 +240,7 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         self.estimator_ = fitted
         self.graph_ = fitted.graph_
         self.imputed_ = completed.to_frame()
-        self.feature_names_in_ = np.asarray(data.names, dtype=object)
-        self.n_features_in_ = p
+        record_features(self, data.names)
         return self
 
     @property

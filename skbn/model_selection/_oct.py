@@ -6,7 +6,6 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-import pandas as pd
 from sklearn.base import BaseEstimator, clone
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
 from sklearn.model_selection import KFold, ParameterGrid
@@ -15,6 +14,7 @@ from sklearn.utils import check_random_state
 from skbn.data import check_data
 from skbn.model_selection._base_search import with_learner_input_tags
 from skbn.model_selection._resampling import FitJob, check_before_work, final_learner, run_fits
+from skbn.utils._features import record_features
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval, validate_params_of
 from skbn.utils._random import draw_seed
@@ -286,9 +286,7 @@ class OCTSearchCV(BaseEstimator):
         data = check_before_work(self.estimator, candidates, X)
         if data is None:
             data = check_data(X)
-        self.n_features_in_ = data.n_features
-        if isinstance(X, pd.DataFrame):
-            self.feature_names_in_ = np.asarray(data.names, dtype=object)
+        record_features(self, data.names, frame=X)
         discrete = data.kind == "discrete"
         values = data.codes if discrete else data.values
         n, p = data.n_samples, data.n_features

@@ -18,6 +18,7 @@ from skbn.model_selection._resampling import (
     final_learner,
     run_fits,
 )
+from skbn.utils._features import record_features
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import Interval, validate_params_of
 
@@ -127,9 +128,12 @@ class StARSSearchCV(BaseEstimator):
         candidates = list(ParameterGrid(self.param_grid))
         data = check_before_work(self.estimator, candidates, X)
         n = len(X)
-        self.n_features_in_ = data.n_features if data is not None else np.shape(X)[1]
-        if isinstance(X, pd.DataFrame):
-            self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
+        names = (
+            data.names
+            if data is not None
+            else (list(X.columns) if isinstance(X, pd.DataFrame) else range(np.shape(X)[1]))
+        )
+        record_features(self, names, frame=X)
         size = self.subsample_size or int(min(n / 2, 10 * np.sqrt(n)))
         if not 2 <= size < n:
             raise ValueError(f"subsample_size must be between 2 and n - 1 = {n - 1}, got {size}.")
