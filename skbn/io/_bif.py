@@ -401,6 +401,12 @@ def read_bif(path: str | os.PathLike) -> DiscreteBayesianNetwork:
     return parse_bif(text, source=path.name)
 
 
+#: Words of the format itself: a network named after one is written as ``unnamed``.
+BIF_KEYWORDS = frozenset(
+    {"network", "variable", "probability", "property", "type", "discrete", "default", "table"}
+)
+
+
 def _check_word(what: str, value: str) -> str:
     if not _WORD.match(value):
         raise ValueError(
@@ -412,6 +418,9 @@ def _check_word(what: str, value: str) -> str:
 
 def to_bif(bn: DiscreteBayesianNetwork) -> str:
     """Write a discrete Bayesian network as BIF text (one row per parent configuration).
+
+    A network named after a word of the format (a nameless network is read as
+    ``"network"``) is written as ``unnamed``, which other readers (pyAgrum) accept.
 
     Parameters
     ----------
@@ -427,7 +436,7 @@ def to_bif(bn: DiscreteBayesianNetwork) -> str:
     >>> bn = parse_bif("variable a { type discrete [ 2 ] { lo, hi }; } "
     ...                "probability ( a ) { table 0.25, 0.75; }")
     >>> print(to_bif(bn))
-    network network {
+    network unnamed {
     }
     variable a {
       type discrete [ 2 ] { lo, hi };
@@ -437,7 +446,11 @@ def to_bif(bn: DiscreteBayesianNetwork) -> str:
     }
     """
     bn = check_writable(bn, "BIF")
-    out = [f"network {_check_word('Network name', bn.name)} {{", "}"]
+    name = _check_word("Network name", bn.name)
+    if name.lower() in BIF_KEYWORDS:
+        # "network network {" (a nameless network read back) stops pyAgrum's parser
+        name = "unnamed"
+    out = [f"network {name} {{", "}"]
     for v in bn.nodes:
         st = ", ".join(_check_word(f"State of {v!r}", str(s)) for s in bn.states[v])
         out += [

@@ -288,3 +288,17 @@ def test_an_interop_library_below_the_floor_is_named_with_its_version(monkeypatc
     )
     with pytest.raises(ImportError, match=r"pgmpy 1\.0 or newer, and 0\.1\.26 is installed"):
         to_pgmpy(load_network("asia"))
+
+
+def test_a_nameless_network_is_written_as_bif_that_pyagrum_reads(tmp_path):
+    from skbn.io import parse_bif, write_network
+
+    bn = parse_bif(
+        "variable a { type discrete [ 2 ] { lo, hi }; } probability ( a ) { table 0.25, 0.75; }"
+    )
+    assert bn.name == "network"  # no network block: the reader's name
+    path = tmp_path / "nameless.bif"
+    write_network(bn, path)
+    assert path.read_text().startswith("network unnamed {")
+    gum = pytest.importorskip("pyagrum")
+    assert gum.loadBN(str(path)).size() == 1
