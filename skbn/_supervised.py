@@ -39,7 +39,7 @@ def default_discretizer() -> KBinsDiscretizer:
     return KBinsDiscretizer(**params)
 
 
-def feature_frame(X, names=None) -> pd.DataFrame:
+def feature_frame(X) -> pd.DataFrame:
     """``X`` as a frame with string column names (``x0, x1, ...`` for an array)."""
     if isinstance(X, pd.DataFrame):
         frame = X.copy(deep=False)
@@ -59,8 +59,6 @@ def feature_frame(X, names=None) -> pd.DataFrame:
         frame = pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
         if frame.dtypes.eq(object).any():
             frame = frame.infer_objects()
-    if names is not None and len(frame.columns) == len(names):
-        frame.columns = list(names)
     if frame.shape[1] == 0:
         raise ValueError(f"0 feature(s) (shape={frame.shape}) while a minimum of 1 is required.")
     if len(frame) == 0:

@@ -49,14 +49,31 @@ def _check_names(given, names) -> None:
         )
 
 
-def _encode_column(name, column: pd.Series, states) -> np.ndarray:
-    """Codes of a column in the fit-time ``states``; missing or unseen values are refused."""
-    if column.isna().any():
+def _encode_column(name, column: pd.Series, states, missing: str = "error") -> np.ndarray:
+    """Codes of a column in the fit-time ``states``.
+
+    With ``missing="error"`` missing or unseen values are refused; with ``"allow"`` they get
+    the code -1 (a classifier marginalises them). A value that differs from a state only by
+    its type (0 where fit saw "0") is refused either way: it is not a new category.
+    """
+    absent = column.isna().to_numpy()
+    if missing == "error" and absent.any():
         raise ValueError(f"Column {name!r} contains missing values (NaN/None).")
-    found = pd.Index(list(states)).get_indexer(column.to_numpy(dtype=object))
-    if (found < 0).any():
-        raise _unseen_values(name, column[found < 0], states)
-    return found
+    index = pd.Index(list(states))
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        # map the categories once, then their codes (-1 stays missing)
+        codes = np.append(index.get_indexer(column.cat.categories), -1)[column.cat.codes]
+    elif column.dtype.kind in "biuf" and index.inferred_type in ("integer", "floating"):
+        codes = index.get_indexer(column.to_numpy())  # numeric hashing, no boxing
+    else:
+        codes = index.get_indexer(column.to_numpy(dtype=object))
+    unseen = (codes < 0) & ~absent
+    if unseen.any():
+        values = column[unseen].drop_duplicates().tolist()[:100]  # Python scalars
+        as_text = {str(s) for s in states}
+        if missing == "error" or any(str(v) in as_text for v in values):
+            raise _unseen_values(name, values, states)
+    return codes
 
 
 def _unseen_values(name, unseen, states) -> ValueError:

@@ -13,7 +13,6 @@ import itertools
 from numbers import Real
 
 import numpy as np
-import pandas as pd
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -29,7 +28,7 @@ from skbn._supervised import (
     structure_dag,
     supervised_data,
 )
-from skbn.base import BaseStructureLearner, _unseen_values
+from skbn.base import BaseStructureLearner, _encode_column
 from skbn.graph._convert import from_adjacency
 from skbn.network._parameters import CPT_PRIOR_ISS, DiscreteParameters, fit_parameters
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
@@ -38,32 +37,6 @@ __all__ = ["BayesianNetworkClassifier"]
 
 #: Most joint configurations of a row's missing features that prediction sums over.
 MAX_MISSING_CONFIGURATIONS = 100_000
-
-
-def _state_codes(column: pd.Series, states) -> np.ndarray:
-    """Position of each value among the fit-time ``states``; -1 for missing or unseen.
-
-    A value that only differs from a state by its type (0 where fit saw "0") is refused: it
-    would otherwise be marginalised as unseen, silently.
-    """
-    index = pd.Index(list(states))
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        # map the categories once, then their codes (-1 stays missing)
-        mapped = np.append(index.get_indexer(column.cat.categories), -1)
-        codes = mapped[column.cat.codes.to_numpy()]
-    else:
-        values = column.to_numpy()
-        numeric = index.inferred_type in ("integer", "floating", "boolean")
-        if values.dtype.kind in "biuf" and numeric:
-            codes = index.get_indexer(values)  # numeric hashing, no boxing
-        else:
-            codes = index.get_indexer(column.to_numpy(dtype=object))
-    unseen = (codes < 0) & column.notna().to_numpy()
-    if unseen.any():
-        as_text = {str(s) for s in states}
-        if any(str(v) in as_text for v in column[unseen].unique()[:100]):
-            raise _unseen_values(column.name, column[unseen], states)
-    return codes
 
 
 class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
@@ -238,7 +211,7 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
             if self._discrete is not None and not self._discrete[j]:
                 values[:, j] = column.to_numpy(dtype=np.float64)
             else:
-                codes[:, j] = _state_codes(column, self._states[j])
+                codes[:, j] = _encode_column(name, column, self._states[j], missing="allow")
         return codes, values
 
     def _family_rows(self, j: int, codes, values) -> np.ndarray:

@@ -30,7 +30,7 @@ import numpy as np
 
 from skbn.base import BaseStructureLearner
 from skbn.ci_tests import CITest
-from skbn.graph._array import meek_orient_array
+from skbn.graph._array import meek_orient_array, reaches
 from skbn.utils._param_validation import Interval, StrOptions
 
 __all__ = ["HITONPC", "IAMB", "GrowShrink"]
@@ -310,47 +310,34 @@ def _orient(test, blankets, neighbours, alpha: float, max_sx: int) -> np.ndarray
     for _, y, x, z in colliders:
         if not (A[y, x] and A[z, x]):
             continue  # an arc already points away from x
-        B = A.copy()
-        B[x, y] = B[x, z] = 0
-        directed = (B == 1) & (B.T == 0)
-        if _has_cycle(directed):
+        # the arcs applied so far are acyclic: y -> x <- z closes a cycle iff x reaches y or z
+        directed = (A == 1) & (A.T == 0)
+        if reaches(directed, x, y) or reaches(directed, x, z):
             continue
-        A = B
+        A[x, y] = A[x, z] = 0
     return meek_orient_array(A, acyclic=True)
 
 
-def _has_cycle(directed: np.ndarray) -> bool:
-    """Whether the directed arcs ``directed[u, v]`` contain a cycle (Kahn's algorithm)."""
-    indegree = directed.sum(axis=0).astype(int)
-    stack = [v for v in range(len(indegree)) if indegree[v] == 0]
-    seen = 0
-    while stack:
-        u = stack.pop()
-        seen += 1
-        for v in np.flatnonzero(directed[u]):
-            indegree[v] -= 1
-            if indegree[v] == 0:
-                stack.append(v)
-    return seen < len(indegree)
-
-
-class _BlanketLearner(BaseStructureLearner):
-    """Shared by the Markov-blanket learners: blankets, neighbours, orientation."""
+class _LocalLearner(BaseStructureLearner):
+    """Shared by the learners built from local CI tests: the bound test and the set bound."""
 
     _family_parameters = ("ci_test",)
     _handles_missing = True  # the tests delete rows test by test
+
+    def _setup(self, data) -> tuple[_Tester, int]:
+        """The bound test (p-values as R gives them) and the largest conditioning set."""
+        test = _Tester(self._resolve_family("ci_test", data).bind(data))
+        return test, data.n_features if self.max_sx is None else int(self.max_sx)
+
+
+class _BlanketLearner(_LocalLearner):
+    """Shared by the Markov-blanket learners: blankets, neighbours, orientation."""
+
     _variant = "gs"
-
-    def _max_sx(self, p: int) -> int:
-        return p if self.max_sx is None else int(self.max_sx)
-
-    def _tester(self, data) -> _Tester:
-        return _Tester(self._resolve_family("ci_test", data).bind(data))
 
     def _learn(self, data, prepared):
         p = data.n_features
-        test = self._tester(data)
-        max_sx = self._max_sx(p)
+        test, max_sx = self._setup(data)
         learn = _BLANKETS[self._variant]
         raw = [learn(test, x, p, self.alpha, max_sx) for x in range(p)]
         # keep the blanket members both ends agree on (bnlearn's AND filter), in the order
@@ -388,11 +375,8 @@ class _BlanketLearner(BaseStructureLearner):
         What :class:`~skbn.feature_selection.MarkovBlanketSelector` asks: the blanket
         phase for ``target`` alone, without the symmetry check against the others.
         """
-        test = self._tester(data)
-        learn = _BLANKETS[self._variant]
-        return sorted(
-            learn(test, target, data.n_features, self.alpha, self._max_sx(data.n_features))
-        )
+        test, max_sx = self._setup(data)
+        return sorted(_BLANKETS[self._variant](test, target, data.n_features, self.alpha, max_sx))
 
 
 _COMMON_DOC = """    ci_test : str, CITest or None, default=None
@@ -507,7 +491,7 @@ class IAMB(_BlanketLearner):
         return self.variant
 
 
-class HITONPC(BaseStructureLearner):
+class HITONPC(_LocalLearner):
     """HITON-PC (semi-interleaved): each variable's parents and children, then a CPDAG.
 
     For each variable, the variables dependent on it on their own join its candidate set in
@@ -551,19 +535,12 @@ class HITONPC(BaseStructureLearner):
     ['smoke', 'dysp']
     """
 
-    _family_parameters = ("ci_test",)
-    _handles_missing = True  # the tests delete rows test by test
     _parameter_constraints = dict(GrowShrink._parameter_constraints)
 
     def __init__(self, ci_test=None, alpha=0.05, max_sx=None):
         self.ci_test = ci_test
         self.alpha = alpha
         self.max_sx = max_sx
-
-    def _setup(self, data):
-        p = data.n_features
-        test = _Tester(self._resolve_family("ci_test", data).bind(data))
-        return test, p if self.max_sx is None else int(self.max_sx)
 
     def _learn(self, data, prepared):
         test, max_sx = self._setup(data)

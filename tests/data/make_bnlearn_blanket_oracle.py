@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Record bnlearn's Markov-blanket learners: ``python tests/data/make_bnlearn_blanket_oracle.py``.
+"""Record bnlearn's Markov-blanket learners: ``python -m tests.data.make_bnlearn_blanket_oracle``.
 
 Needs R with bnlearn (4.9 was used). For each case (network, sample size, seed: skbn's
 sampler regenerates the data, written with every value as a string, so only bnlearn's answers
@@ -11,11 +11,9 @@ whole learner's graph (an undirected edge as both arcs; ``si.hiton.pc`` with
 """
 
 import json
-import subprocess
-import tempfile
 from pathlib import Path
 
-from skbn.datasets import load_network
+from tests.data._rscript import run_on_samples
 
 CASES = [("asia", 2000, 1), ("sachs", 2000, 2), ("child", 2000, 7), ("insurance", 2000, 9),
          ("alarm", 3000, 8), ("hailfinder", 2000, 3)]  # fmt: skip
@@ -43,28 +41,19 @@ cat("version", as.character(packageVersion("bnlearn")), "\n", sep = "\t")
 
 def main() -> None:
     out = []
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "run.R"
-        script.write_text(R)
-        for network, n, seed in CASES:
-            path = Path(tmp) / f"{network}.csv"
-            load_network(network).sample(n, random_state=seed).astype(str).to_csv(path, index=False)
-            lines = subprocess.run(
-                ["Rscript", str(script), str(path)], capture_output=True, text=True, check=True
-            ).stdout.splitlines()
-            case = {"network": network, "n": n, "seed": seed}
-            case.update({m: {"blankets": {}, "arcs": []} for m in METHODS})
-            for line in lines:
-                kind, *rest = [f.strip() for f in line.split("\t")]
-                if kind == "mb":
-                    method, node, members = rest[:3]
-                    case[method]["blankets"][node] = sorted(filter(None, members.split("|")))
-                elif kind == "arc":
-                    method, u, v = rest[:3]
-                    case[method]["arcs"].append([u, v])
-                elif kind == "version":
-                    case["bnlearn"] = rest[0]
-            out.append(case)
+    for case, _, lines in run_on_samples(R, CASES):
+        case.update({m: {"blankets": {}, "arcs": []} for m in METHODS})
+        for line in lines:
+            kind, *rest = [f.strip() for f in line.split("\t")]
+            if kind == "mb":
+                method, node, members = rest[:3]
+                case[method]["blankets"][node] = sorted(filter(None, members.split("|")))
+            elif kind == "arc":
+                method, u, v = rest[:3]
+                case[method]["arcs"].append([u, v])
+            elif kind == "version":
+                case["bnlearn"] = rest[0]
+        out.append(case)
     Path(__file__).with_name("bnlearn_blanket_oracle.json").write_text(
         json.dumps(out, indent=1) + "\n"
     )
