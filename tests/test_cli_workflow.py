@@ -323,3 +323,28 @@ def test_bootstrap_counts_pairs_once_and_matches_the_averaged_graph(capsys):
     )
     # each strong pair once (the table lists both directions), each an edge of the graph
     assert pairs == directed + undirected > 0
+
+
+def test_the_default_learner_follows_the_measured_rule(tmp_path, capsys, monkeypatch):
+    import networkx as nx
+
+    from skbn.graph import read_graph
+    from skbn.learners import BOSS, default_learner
+
+    bn = load_network("asia")
+    X = bn.sample(2000, random_state=1)
+    data = tmp_path / "asia.csv"
+    X.to_csv(data, index=False)
+    out = tmp_path / "g.json"
+    assert main(["learn", str(data), "--quiet", "--random-state", "3", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "BOSS(criterion=BIC(), polish=True, random_state=3)" in printed
+    # the graph written is the one the library's default learner finds on the same data
+    expected = default_learner(X.shape[1], random_state=3).fit(X).graph_
+    assert isinstance(default_learner(X.shape[1]), BOSS)
+    assert nx.utils.graphs_equal(read_graph(out), nx.DiGraph(expected))
+    # above the measured size the rule switches to FGES
+    monkeypatch.setattr("skbn.learners._registry.AUTO_BOSS_MAX_FEATURES", 5)
+    assert type(default_learner(8)).__name__ == "FGES"
+    assert main(["learn", str(data), "--quiet"]) == 0
+    assert "learner     FGES(" in capsys.readouterr().out

@@ -460,10 +460,22 @@ def make_learner(
     max_indegree=None,
     max_degree=None,
     random_state=None,
+    n_features=None,
 ):
-    """A learner by short name, with the options of the command line."""
-    from skbn.learners._registry import LEARNERS
+    """A learner by short name, with the options of the command line.
 
+    ``"auto"`` is :func:`skbn.learners.default_learner`'s choice for ``n_features`` columns,
+    with the options given.
+    """
+    from skbn.learners._registry import AUTO_BOSS_MAX_FEATURES, LEARNERS
+
+    if name == "auto":
+        name = "boss" if n_features <= AUTO_BOSS_MAX_FEATURES else "fges"
+        learner = make_learner(
+            name, score, test, alpha=alpha, max_indegree=max_indegree, max_degree=max_degree,
+            random_state=random_state,
+        )  # fmt: skip
+        return learner.set_params(polish=True) if name == "boss" else learner
     if name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; choose from {', '.join(LEARNERS)}.")
     if name == "fges":

@@ -51,10 +51,11 @@ def add_parser(commands) -> None:
     add_source(learn)
     learn.add_argument(
         "--learner",
-        choices=tuple(LEARNERS),
-        default="hc",
-        help="hc (hill climbing, default), tabu (tabu search), fges, boss (best order score "
-        "search), pc (PC-Stable), mmhc, "
+        choices=("auto", *LEARNERS),
+        default="auto",
+        help="auto (default: boss with its tabu polish up to 1,000 variables, fges above; "
+        "chosen by measurement, see docs/choosing_a_learner.md), hc (hill climbing), tabu "
+        "(tabu search), fges, boss (best order score search), pc (PC-Stable), mmhc, "
         "exact (globally optimal, up to ~25 variables) or mcmc (order MCMC in a PC skeleton)",
     )
     learn.add_argument(
@@ -119,6 +120,7 @@ def run(args) -> None:
         max_indegree=args.max_indegree,
         max_degree=args.max_degree,
         random_state=args.random_state,
+        n_features=data.n_features,
     )
     if not args.quiet and "verbose" in learner.get_params():
         learner.set_params(verbose=1)  # the learner's progress lines; --quiet keeps them off

@@ -12,7 +12,11 @@ from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
 from skbn.learners._tabu import TabuSearch
 
-__all__ = ["LEARNERS", "get_learner"]
+__all__ = ["AUTO_BOSS_MAX_FEATURES", "LEARNERS", "default_learner", "get_learner"]
+
+#: Most columns for which :func:`default_learner` picks BOSS with its tabu polish; FGES
+#: above, whose search state grows with the graph rather than with ``p**2``.
+AUTO_BOSS_MAX_FEATURES = 1000
 
 #: Short name -> learner class.
 LEARNERS = {
@@ -25,6 +29,40 @@ LEARNERS = {
     "exact": ExactSearch,
     "mcmc": OrderMCMC,
 }
+
+
+def default_learner(n_features: int, *, random_state=None):
+    """The learner skbn picks when the user names none: chosen by measurement.
+
+    ``BOSS(polish=True)`` up to :data:`AUTO_BOSS_MAX_FEATURES` columns, where the learner
+    grid (``examples/benchmarks/results/learner_grid``) found it nearest the best learner's
+    SHD over the bundled networks, sample sizes and random graphs; ``FGES()`` above, which
+    the scale page measures to 100,000 variables. Both take discrete, continuous and mixed
+    data, with missing values, and their default score follows the data's kind.
+
+    Parameters
+    ----------
+    n_features : int
+        Number of columns of the data.
+    random_state : int, RandomState instance or None, default=None
+        Seeds BOSS's starting orders.
+
+    Returns
+    -------
+    estimator
+        An unfitted learner.
+
+    Examples
+    --------
+    >>> from skbn.learners import default_learner
+    >>> default_learner(37, random_state=0)
+    BOSS(polish=True, random_state=0)
+    >>> default_learner(50_000)
+    FGES()
+    """
+    if n_features <= AUTO_BOSS_MAX_FEATURES:
+        return BOSS(polish=True, random_state=random_state)
+    return FGES()
 
 
 def get_learner(name: str, **params):
