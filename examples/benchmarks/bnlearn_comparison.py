@@ -236,7 +236,8 @@ def best_optimum_section(table: pd.DataFrame, args) -> list[str]:
         f"{args.orders} random orders), the file order included although it hands bnlearn "
         "the true order on several networks. Time: skbn's search on one core (median of "
         f"{int(table['skbn_best_repeats'].max())} run(s)), against one bnlearn `tabu` run "
-        "on the file order (from the run of the tables above).",
+        "on the file order (from the run of the tables above); other benchmarks shared the "
+        "machine, so read the times as rough ratios.",
         "",
         "| network | p | skbn best optimum | bnlearn's best run | skbn >= bnlearn's best | "
         "SHD skbn / bnlearn tabu (file) | s skbn | s bnlearn tabu |",
