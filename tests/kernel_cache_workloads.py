@@ -145,6 +145,16 @@ def boss_discrete():
     return _edges(BOSS(random_state=0).fit(X).graph_), None
 
 
+def grasp_gaussian():
+    """GRaSP on Gaussian data: tucks re-scored by the stretch look-up kernel."""
+    from skbn.datasets import make_problem
+    from skbn.learners import GRaSP
+
+    X, _ = make_problem("asia", n_nodes=40, n_samples=500, random_state=0)
+    est = GRaSP(random_state=0).fit(X)
+    return [_edges(est.graph_), int(est.n_tucks_)], None
+
+
 WORKLOADS = {
     f.__name__: f
     for f in (
@@ -157,6 +167,7 @@ WORKLOADS = {
         pc_discrete,
         boss_gaussian,
         boss_discrete,
+        grasp_gaussian,
     )
 }
 

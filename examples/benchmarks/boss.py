@@ -40,19 +40,30 @@ from skbn.datasets import (
     make_linear_gaussian,
     make_scale_free_dag,
 )
-from skbn.learners import BOSS, FGES
+from skbn.learners import BOSS, FGES, GRaSP
 from skbn.metrics import f1_adjacency, f1_arrowhead, shd
 from skbn.scores import BDeu, GaussianBIC
 
-GAUSSIAN_METHODS = ["skbn-boss-bic", "skbn-boss", "skbn-fges-bic", "causallearn-boss"]
+GAUSSIAN_METHODS = [
+    "skbn-boss-bic",
+    "skbn-boss",
+    "skbn-fges-bic",
+    "causallearn-boss",
+    "skbn-grasp-bic",
+    "causallearn-grasp",
+]
+#: (causal-learn's method, skbn's like-for-like method) compared seed by seed
+PAIRS = [("causallearn-boss", "skbn-boss-bic"), ("causallearn-grasp", "skbn-grasp-bic")]
 DISCRETE_METHODS = ["skbn-boss-bdeu", "skbn-fges-bdeu"]
 
 
-def _causallearn_graph(X: pd.DataFrame, seed: int) -> nx.DiGraph:
+def _causallearn_graph(X: pd.DataFrame, seed: int, method: str = "boss") -> nx.DiGraph:
     from causallearn.search.PermutationBased.BOSS import boss
+    from causallearn.search.PermutationBased.GRaSP import grasp
 
     random.seed(seed)  # causal-learn shuffles with Python's random module
-    M = boss(X.to_numpy(), parameters={"lambda_value": 0.5}, verbose=False).graph
+    search = boss if method == "boss" else grasp  # grasp: depth 3, its default
+    M = search(X.to_numpy(), parameters={"lambda_value": 0.5}, verbose=False).graph
     names = list(X.columns)
     g = nx.DiGraph()
     g.add_nodes_from(names)
@@ -64,9 +75,10 @@ def _causallearn_graph(X: pd.DataFrame, seed: int) -> nx.DiGraph:
 
 
 def _fit(method: str, X, seed: int):
-    if method == "causallearn-boss":
-        return _causallearn_graph(X, seed)
+    if method.startswith("causallearn-"):
+        return _causallearn_graph(X, seed, method.removeprefix("causallearn-"))
     est = {
+        "skbn-grasp-bic": lambda: GRaSP("bic", random_state=seed),
         "skbn-boss-bic": lambda: BOSS("bic", random_state=seed),
         "skbn-boss": lambda: BOSS(random_state=seed),
         "skbn-fges-bic": lambda: FGES("bic"),
@@ -101,6 +113,7 @@ def run(args) -> None:
     out = Path(args.out)
     warm, _ = _gaussian("er", 12, 2, 200, 0)
     BOSS("bic", random_state=0).fit(warm)
+    GRaSP("bic", random_state=0).fit(warm)
     FGES("bic").fit(warm)
     jobs = []
     for kind in [] if args.discrete_only else args.graphs:
@@ -128,8 +141,8 @@ def run(args) -> None:
             workload = f"{name} n={n}"
             methods = [m for m in args.methods if m in DISCRETE_METHODS]
             bound = BDeu().bind(X)
-        if "causallearn-boss" in methods and family == "gaussian" and p > args.causallearn_max_p:
-            methods.remove("causallearn-boss")
+        if family == "gaussian" and p > args.causallearn_max_p:
+            methods = [m for m in methods if not m.startswith("causallearn-")]
         rows = []
         for method in methods:
             t = time.perf_counter()
@@ -158,31 +171,31 @@ def report(path: str) -> str:
             f"| {g.shd.mean():.1f} | {g.gap.mean():+.1f} |"
         )
     ratio = []
-    for workload, g in df.groupby("workload", sort=False):
-        by = g.set_index(["method", "seed"])
-        if "causallearn-boss" not in by.index.get_level_values(0):
-            continue
-        pairs = [
-            (by.loc[("causallearn-boss", s)], by.loc[("skbn-boss-bic", s)])
-            for s in g.seed.unique()
-            if ("skbn-boss-bic", s) in by.index and ("causallearn-boss", s) in by.index
-        ]
-        if not pairs:
-            continue
-        times = np.array([c.seconds / k.seconds for c, k in pairs])
-        gaps = np.array([k.score - c.score for c, k in pairs])
-        ratio.append((workload, len(pairs), times, gaps))
+    for theirs, ours in PAIRS:
+        for workload, g in df.groupby("workload", sort=False):
+            by = g.set_index(["method", "seed"])
+            pairs = [
+                (by.loc[(theirs, s)], by.loc[(ours, s)])
+                for s in g.seed.unique()
+                if (ours, s) in by.index and (theirs, s) in by.index
+            ]
+            if not pairs:
+                continue
+            times = np.array([c.seconds / k.seconds for c, k in pairs])
+            gaps = np.array([k.score - c.score for c, k in pairs])
+            ratio.append((f"{ours} vs {theirs}", workload, len(pairs), times, gaps))
     if ratio:
         lines += [
             "",
-            "| workload | seeds | causal-learn time / skbn time: median (min-max) "
+            "| pair | workload | seeds | causal-learn time / skbn time: median (min-max) "
             "| skbn BIC - causal-learn BIC: higher / equal / lower (mean) |",
-            "|---|---|---|---|",
+            "|---|---|---|---|---|",
         ]
-        for w, k, times, gaps in ratio:
+        for pair, w, k, times, gaps in ratio:
             higher, lower = int((gaps > 1e-6).sum()), int((gaps < -1e-6).sum())
             lines.append(
-                f"| {w} | {k} | {np.median(times):.0f}x ({times.min():.0f}-{times.max():.0f}) "
+                f"| {pair} | {w} | {k} | {np.median(times):.0f}x "
+                f"({times.min():.0f}-{times.max():.0f}) "
                 f"| {higher} / {k - higher - lower} / {lower} ({gaps.mean():+.1f}) |"
             )
     return "\n".join(lines)

@@ -363,6 +363,36 @@ def order_nodes(
 
 
 @njit(cache=True)
+def stretch_nodes(
+    stretch, in_prefix, roots, n_branch, first, branch_var, branch_child, shrink, missing,
+    missing_prefix,
+):  # fmt: skip
+    """The nodes and scores of the variables of ``stretch``, each after those before it.
+
+    ``in_prefix`` marks the variables in front of the stretch (restored on return). Returns
+    ``(nodes, scores, n_missing)``, aligned with ``stretch``; with ``n_missing > 0`` some
+    look-ups are unknown (NaN scores) and recorded in ``missing`` for the caller to finish.
+    """
+    m = stretch.shape[0]
+    nodes = np.empty(m, dtype=np.int64)
+    scores = np.empty(m)
+    count = 0
+    for k in range(m):
+        v = stretch[k]
+        node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+        nodes[k] = node
+        if not final or shrink[node] != shrink[node]:
+            count = _record(v, in_prefix, missing, missing_prefix, count)
+            scores[k] = np.nan
+        else:
+            scores[k] = shrink[node]
+        in_prefix[v] = True
+    for k in range(m):
+        in_prefix[stretch[k]] = False
+    return nodes, scores, count
+
+
+@njit(cache=True)
 def gaussian_fill(
     missing, prefixes, count, roots, owner, up, var, rank, grow, n_branch, first, shrink,
     branch_var, branch_child, kept_first, kept_len, kept_pool, sizes, cov, diag, n, per_param,

@@ -2,7 +2,7 @@
 """Structure learners: scikit-learn estimators whose ``fit(X)`` sets ``graph_``.
 
 Score-based learners search for a DAG (``HillClimb``, ``TabuSearch``), a Markov
-equivalence class (``FGES``) or an order of the variables (``BOSS``) that maximises a
+equivalence class (``FGES``) or an order of the variables (``BOSS``, ``GRaSP``) that maximises a
 decomposable score from :mod:`skbn.scores`;
 ``ExactSearch`` finds a globally optimal DAG for up to about 25 variables.
 Every learner also fits the network's parameters, so ``score_samples``/``score`` give
@@ -29,6 +29,7 @@ from skbn.learners._blanket import HITONPC, IAMB, GrowShrink
 from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
 from skbn.learners._fges import FGES
+from skbn.learners._grasp import GRaSP
 from skbn.learners._hill_climb import HillClimb
 from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
@@ -41,6 +42,7 @@ from skbn.learners._trees import TAN, ChowLiu
 __all__ = [
     "BOSS",
     "FGES",
+    "GRaSP",
     "HITONPC",
     "IAMB",
     "MMHC",

@@ -244,6 +244,18 @@ class _Forest:
             self.shrink,
         )
 
+    def lookup(self, v: int, in_prefix: np.ndarray) -> tuple[tuple, float]:
+        """The best parents of ``v`` among the variables marked in ``in_prefix``, and score."""
+        node, final = walk(v, self.roots, in_prefix, *self._walk_arrays())
+        if not final or self.shrink[node] != self.shrink[node]:
+            missing, prefixes = np.array([v], np.int64), in_prefix[None, :].copy()
+            self.fill(missing, prefixes, 1)  # may reallocate the arrays: read them again
+            node, final = walk(v, self.roots, in_prefix, *self._walk_arrays())
+        return self.kept(int(node)), float(self.shrink[node])
+
+    def _walk_arrays(self):
+        return self.n_branch, self.first, self.branch_var, self.branch_child
+
     def parents_under(self, order: np.ndarray) -> tuple[list[tuple], float]:
         """Each variable's best parents from its predecessors in ``order``, and the total."""
         in_prefix = np.zeros(self.p, dtype=bool)
@@ -487,7 +499,70 @@ def _pdag_with_knowledge(
     return B, True
 
 
-class BOSS(BaseStructureLearner):
+class _OrderSearch(BaseStructureLearner):
+    """What BOSS and GRaSP share: random starts over one set of grow-shrink trees.
+
+    The search runs on the columns in name order; the best start is kept and its CPDAG
+    returned. A subclass sets ``_count_name`` (the attribute that reports the best start's count of
+    sweeps or tucks) and ``_starts(bound, allowed, required, start, seeds, constraints)``,
+    which returns ``(runs, n_tree_nodes)``, each run ``(order, parents, score, count)``.
+    """
+
+    _count_name = "n_sweeps_"
+
+    def _prepare(self, data, constraints: EdgeConstraints):
+        self._resolved_score(data)  # a discount the score cannot take fails before any work
+        start = None
+        if getattr(self, "start_graph", None) is not None:
+            required = None if constraints.is_empty else constraints.required
+            start = start_graph_matrix(self.start_graph, data.names, required)
+        return constraints, start
+
+    def _learn(self, data, prepared):
+        constraints, start = prepared
+        # the search runs on the columns in name order and its result is mapped back, so
+        # every tie and every random draw is the same for any column order of the data
+        canon = name_order(data.names)
+        back = np.argsort(canon)
+        allowed = required = None
+        if not constraints.is_empty:
+            allowed = np.ascontiguousarray(constraints.allowed[np.ix_(canon, canon)])
+            required = np.ascontiguousarray(constraints.required[np.ix_(canon, canon)])
+        if start is not None:
+            start = np.ascontiguousarray(start[np.ix_(canon, canon)])
+        data = data.take(columns=canon)
+        bound = self._resolved_score(data).bind(data)
+        rng = check_random_state(self.random_state)
+        seeds = spawn_seeds(rng, self.n_starts)
+        n_workers = min(self.n_starts, effective_n_jobs(self.n_jobs))
+        groups = [seeds[k::n_workers] for k in range(n_workers)]
+        canon_constraints = EdgeConstraints(data.names, allowed, required, constraints.given)
+        runs = parallel_map(
+            lambda group: self._starts(bound, allowed, required, start, group, canon_constraints),
+            groups,
+            n_jobs=self.n_jobs if n_workers > 1 else None,
+        )
+        # back in start order: start s ran in group s % n_workers at place s // n_workers
+        results = [runs[s % n_workers][0][s // n_workers] for s in range(self.n_starts)]
+        best = 0
+        for s in range(1, len(results)):
+            if results[s][2] > results[best][2] + _TOL * max(1.0, abs(results[best][2])):
+                best = s
+        order, parents, total, count = results[best]
+        p = data.n_features
+        dag = np.zeros((p, p), dtype=np.int8)
+        for v, pa in enumerate(parents):
+            dag[list(pa), v] = 1
+        A, changed = _pdag_with_knowledge(dag, allowed, required)
+        self.score_ = total
+        setattr(self, self._count_name, count)
+        self.n_tree_nodes_ = sum(n for _, n in runs)
+        self.order_ = np.asarray([data.names[v] for v in order], dtype=object)
+        self.dag_ = dag[np.ix_(back, back)]
+        return A[np.ix_(back, back)].astype(np.int8), "pdag" if changed else "cpdag"
+
+
+class BOSS(_OrderSearch):
     """Best order score search: score-based learning over orders of the variables.
 
     Every order of the variables has a best DAG, in which each variable takes the parents
@@ -643,66 +718,9 @@ class BOSS(BaseStructureLearner):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _prepare(self, data, constraints: EdgeConstraints):
-        self._resolved_score(data)  # a discount the score cannot take fails before any work
-        start = None
-        if self.start_graph is not None:
-            required = None if constraints.is_empty else constraints.required
-            start = start_graph_matrix(self.start_graph, data.names, required)
-        return constraints, start
-
-    def _learn(self, data, prepared):
-        constraints, start = prepared
-        # the search runs on the columns in name order and its result is mapped back, so
-        # every tie and every random draw is the same for any column order of the data
-        canon = name_order(data.names)
-        back = np.argsort(canon)
-        allowed = required = None
-        if not constraints.is_empty:
-            allowed = np.ascontiguousarray(constraints.allowed[np.ix_(canon, canon)])
-            required = np.ascontiguousarray(constraints.required[np.ix_(canon, canon)])
-        if start is not None:
-            start = np.ascontiguousarray(start[np.ix_(canon, canon)])
-        data = data.take(columns=canon)
-        bound = self._resolved_score(data).bind(data)
-        rng = check_random_state(self.random_state)
-        seeds = spawn_seeds(rng, self.n_starts)
-        n_workers = min(self.n_starts, effective_n_jobs(self.n_jobs))
-        groups = [seeds[k::n_workers] for k in range(n_workers)]
-        backward = None
-        if self.use_bes:
-            canon_constraints = EdgeConstraints(data.names, allowed, required, constraints.given)
-            backward = (bound, canon_constraints)
-        runs = parallel_map(
-            lambda group: _run_starts(
-                bound,
-                allowed,
-                required,
-                start,
-                group,
-                self.max_sweeps,
-                self.verbose,
-                backward,
-                self.polish,
-            ),  # fmt: skip
-            groups,
-            n_jobs=self.n_jobs if n_workers > 1 else None,
-        )
-        # back in start order: start s ran in group s % n_workers at place s // n_workers
-        results = [runs[s % n_workers][0][s // n_workers] for s in range(self.n_starts)]
-        best = 0
-        for s in range(1, len(results)):
-            if results[s][2] > results[best][2] + _TOL * max(1.0, abs(results[best][2])):
-                best = s
-        order, parents, total, n_sweeps = results[best]
-        p = data.n_features
-        dag = np.zeros((p, p), dtype=np.int8)
-        for v, pa in enumerate(parents):
-            dag[list(pa), v] = 1
-        A, changed = _pdag_with_knowledge(dag, allowed, required)
-        self.score_ = total
-        self.n_sweeps_ = n_sweeps
-        self.n_tree_nodes_ = sum(n for _, n in runs)
-        self.order_ = np.asarray([data.names[v] for v in order], dtype=object)
-        self.dag_ = dag[np.ix_(back, back)]
-        return A[np.ix_(back, back)].astype(np.int8), "pdag" if changed else "cpdag"
+    def _starts(self, bound, allowed, required, start, seeds, constraints):
+        backward = (bound, constraints) if self.use_bes else None
+        return _run_starts(
+            bound, allowed, required, start, seeds, self.max_sweeps, self.verbose, backward,
+            self.polish,
+        )  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
 from skbn.learners._fges import FGES
+from skbn.learners._grasp import GRaSP
 from skbn.learners._hill_climb import HillClimb
 from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
@@ -24,6 +25,7 @@ LEARNERS = {
     "tabu": TabuSearch,
     "fges": FGES,
     "boss": BOSS,
+    "grasp": GRaSP,
     "pc": PCStable,
     "mmhc": MMHC,
     "exact": ExactSearch,
