@@ -94,11 +94,12 @@ SKBN = {
         fit_tables="em", random_state=seed
     ),
 }
-#: On mixed data: structural EM and the default imputer of MultipleImputation need discrete,
-#: respectively continuous, data, so skbn runs its available-case and testwise learners.
+#: On mixed data: the available-case and testwise learners, and structural EM with its
+#: conditional-Gaussian E-step (MultipleImputation's default imputer needs continuous data).
 MIXED = {
     "skbn HillClimb()": lambda seed: HillClimb(),
     "skbn PCStable()": lambda seed: PCStable(),
+    "skbn StructuralEM()": lambda seed: StructuralEM(random_state=seed),
 }
 REFERENCE = "skbn HillClimb()"
 BNLEARN = "bnlearn hc() / structural.em()"  # hc() on complete data (rate 0)
@@ -192,10 +193,13 @@ def complete_baselines(full, name, truth, mechanisms, seed, workdir, has_r) -> l
     return rows
 
 
-def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None, mixed=False):
+def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None, mixed=False, only=None):
+    """Every cell's rows; with ``only``, just those skbn methods (and the timing reference)."""
     rows, version = [], ""
-    has_r = shutil.which("Rscript") is not None
+    has_r = shutil.which("Rscript") is not None and not only
     learners = MIXED if mixed else SKBN
+    if only:
+        learners = {k: v for k, v in learners.items() if k in only or k == REFERENCE}
     warm = load_network("asia")
     if mixed:
         warm = make_conditional_gaussian(warm, 0.3, random_state=0)
@@ -213,7 +217,8 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None, mixed=Fa
             # a random column order per seed: bnlearn's hc breaks ties by column order, and
             # the repository's files list most nodes in a topological order of the truth
             full = full[list(np.random.default_rng(seed).permutation(full.columns))]
-            rows += complete_baselines(full, name, truth, mechanisms, seed, workdir, has_r)
+            if not only:
+                rows += complete_baselines(full, name, truth, mechanisms, seed, workdir, has_r)
             for mechanism in mechanisms:
                 for rate in rates:
                     X = remove_values(full, mechanism, rate, seed)
@@ -242,6 +247,8 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None, mixed=Fa
                         rows.append({**base, "method": label, "error": r_error(lines)})
                     reference = results[REFERENCE][0]
                     for label, (seconds, graph) in results.items():
+                        if only and label not in only:
+                            continue  # the reference's rows stay those of the full run
                         f1a, f1h, dist, edges = structure_scores(truth, graph)
                         rows.append(
                             {**base, "method": label, "seconds": seconds,
@@ -268,7 +275,8 @@ def report(df: pd.DataFrame, version: str) -> str:
     command = (
         "python -m examples.benchmarks.missing_data --mixed"
         " --out examples/benchmarks/results/missing_mixed/missing_mixed.csv"
-        " --page examples/benchmarks/results/missing_mixed/missing_mixed.md"
+        " --page examples/benchmarks/results/missing_mixed/missing_mixed.md`, then the "
+        "structural EM rows with `--add 'skbn StructuralEM()'` and the same paths"
         if mixed
         else "python -m examples.benchmarks.missing_data"
         " --out examples/benchmarks/results/missing/missing.csv"
@@ -279,7 +287,7 @@ def report(df: pd.DataFrame, version: str) -> str:
         if mixed
         else "# Missing values: benchmark against bnlearn",
         "",
-        f"Command: `{command}`. n = {n} rows drawn from each bundled network "
+        f"Command: `{command}{'' if mixed else '`'}. n = {n} rows drawn from each bundled network "
         + (
             "(its last 30% of nodes in a topological order made continuous, "
             "`make_conditional_gaussian(network, 0.3, random_state=0)`) "
@@ -353,6 +361,13 @@ def main() -> None:
     parser.add_argument("--note", default="")
     parser.add_argument("--report", type=Path, help="rewrite the page from this CSV")
     parser.add_argument(
+        "--add",
+        nargs="+",
+        metavar="METHOD",
+        help="run only these skbn methods (timed against the reference in the same run) and "
+        "merge their rows into --out, replacing earlier rows of theirs",
+    )
+    parser.add_argument(
         "--mixed", action="store_true", help="make 30%% of the nodes continuous (CG data)"
     )
     args = parser.parse_args()
@@ -368,9 +383,14 @@ def main() -> None:
                 args.mechanisms,
                 args.seeds,
                 Path(tmp),
-                args.out,
+                None if args.add else args.out,
                 args.mixed,
+                args.add,
             )
+        if args.add and args.out and args.out.exists():
+            old = pd.read_csv(args.out)
+            df = pd.concat([old[~old.method.isin(args.add)], df], ignore_index=True)
+            version = bnlearn_version()
     if args.out:
         df.to_csv(args.out, index=False)
     text = report(df, version)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Structural EM: structure learning from incomplete discrete data by repeated imputation."""
+"""Structural EM: structure learning from incomplete data by repeated imputation."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from skbn._kernels.em import likelihood_weighting_estep
 from skbn.base import BaseStructureLearner
-from skbn.data import DiscreteData, check_data
+from skbn.data import DiscreteData, GaussianData, MixedData, check_data
 from skbn.graph import to_dag
 from skbn.graph._array import parents_csr, topological_sort_array
 from skbn.graph._convert import as_adjacency, from_adjacency
@@ -72,7 +72,7 @@ class _Tables:
 
 
 class StructuralEM(MetaEstimatorMixin, BaseEstimator):
-    """Learn a discrete network from data with missing values by structural EM.
+    """Learn a network from data with missing values by structural EM.
 
     Friedman's structural EM in bnlearn's form (``structural.em``): starting from the empty
     graph with tables fitted to the observed values, each iteration
@@ -88,6 +88,16 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
 
     It stops when the graph no longer changes, or after ``max_iter`` iterations. Values are
     assumed missing at random (MCAR or MAR); data missing not at random is out of scope.
+
+    On mixed data (a conditional-Gaussian network: discrete nodes with CPTs, continuous
+    nodes with a linear regression per configuration of their discrete parents) and on
+    Gaussian data, step 1 draws the particles forward through the network (a discrete node
+    from its CPT row, a continuous node from its regression), weights them by the density
+    of the row's observed values, and imputes a missing continuous value by the weighted
+    mean; step 3 fits the regressions and CPTs to the completed data (``fit_tables`` must
+    be "imputed"). On ALARM with 30% of its nodes continuous and 5-40% of values removed
+    this is what closes the gap to bnlearn's ``structural.em`` (the mixed missing-data
+    benchmark page).
 
     Parameters
     ----------
@@ -188,8 +198,7 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Discrete data (categorical, object, bool or integer columns); NaN, None or
-            ``pd.NA`` mark missing values.
+            Discrete, continuous or mixed data; NaN, None or ``pd.NA`` mark missing values.
         y : None
             Ignored.
 
@@ -199,10 +208,14 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         """
         validate_params_of(self)
         learner = self._base_estimator()
-        try:
-            data = check_data(X, kind="discrete", missing="allow")
-        except ValueError as exc:
-            raise ValueError(f"StructuralEM needs discrete data: {exc}") from None
+        data = check_data(X, missing="allow")
+        if data.kind != "discrete":
+            if self.fit_tables == "em":
+                raise ValueError(
+                    f"fit_tables='em' is for discrete data; this data is {data.kind}: use "
+                    "fit_tables='imputed' (the default)."
+                )
+            return self._fit_continuous(data, learner)
         seed = draw_seed(self.random_state)
         p = data.n_features
         codes = np.asarray(data.codes)
@@ -233,6 +246,47 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
                 for _ in range(self.em_max_iter):
                     counts, _, _ = tables.estep(codes, log_tables, self.n_particles, seed)
                     log_tables = tables.log_tables(counts, CPT_PRIOR_ISS)
+            if not changed and iteration > 1:
+                self.converged_ = True
+                break
+        self.n_iter_ = iteration
+        self.estimator_ = fitted
+        self.graph_ = fitted.graph_
+        self.imputed_ = completed.to_frame()
+        record_features(self, data.names)
+        return self
+
+    def _fit_continuous(self, data, learner):
+        """Structural EM on Gaussian or mixed data: the E-step of :mod:`._cg_estep`."""
+        from skbn.learners._cg_estep import as_mixed, cg_estep
+        from skbn.network._parameters import fit_parameters
+
+        rng = np.random.RandomState(draw_seed(self.random_state))
+        mixed = as_mixed(data)
+        p = data.n_features
+        dag = np.zeros((p, p), dtype=np.int8)
+        # the empty graph's parameters from each column's observed values
+        params = fit_parameters(mixed, dag, CPT_PRIOR_ISS)
+        takes_start = "start_graph" in learner.get_params()
+        self.log_likelihoods_ = []
+        self.converged_ = False
+        for iteration in range(1, self.max_iter + 1):
+            order = np.asarray(topological_sort_array(dag), dtype=np.int64)
+            codes, values, loglik = cg_estep(mixed, params, order, self.n_particles, rng)
+            self.log_likelihoods_.append(loglik)
+            completed = MixedData(
+                codes, mixed.arities, mixed.states, values, mixed.discrete, mixed.names
+            )
+            if data.kind == "gaussian":
+                completed = GaussianData(values, data.names)
+            fitted = clone(learner)
+            if takes_start and iteration > 1:
+                fitted.set_params(start_graph=from_adjacency(dag, data.names, kind="dag"))
+            fitted.fit(completed)
+            new = self._dag_of(fitted, data.names)
+            changed = not np.array_equal(new, dag)
+            dag = new
+            params = fit_parameters(as_mixed(completed), dag, CPT_PRIOR_ISS)
             if not changed and iteration > 1:
                 self.converged_ = True
                 break

@@ -84,8 +84,8 @@ def test_structural_em_is_deterministic_given_random_state(incomplete):
 
 def test_structural_em_refuses_what_it_cannot_do(incomplete):
     X, _ = make_problem("asia", n_samples=100, random_state=0)
-    with pytest.raises(ValueError, match="StructuralEM needs discrete data"):
-        StructuralEM().fit(X)
+    with pytest.raises(ValueError, match="fit_tables='em' is for discrete data"):
+        StructuralEM(fit_tables="em").fit(X)
     with pytest.raises(ValueError, match="skbn structure learner"):
         StructuralEM(estimator=PCStable).fit(incomplete)
     with pytest.raises(ValueError, match="max_iter"):
