@@ -348,3 +348,33 @@ def test_the_default_learner_follows_the_measured_rule(tmp_path, capsys, monkeyp
     assert type(default_learner(8)).__name__ == "FGES"
     assert main(["learn", str(data), "--quiet"]) == 0
     assert "learner     FGES(" in capsys.readouterr().out
+
+
+def test_options_that_do_not_apply_are_refused_before_any_work(tmp_path, capsys):
+    data = tmp_path / "asia.csv"
+    load_network("asia").sample(300, random_state=0).to_csv(data, index=False)
+    cases = [
+        (["learn", str(data), "--learner", "pc", "--score", "bdeu"], "--score does not apply"),
+        (["learn", str(data), "--learner", "hc", "--test", "g2"], "--test applies to pc"),
+        (["learn", str(data), "--test", "g2"], "--learner auto takes a score"),
+        (["learn", str(data), "--score", "bic", "--gamma", "0.5"], "--gamma applies to the ebic"),
+        (["learn", str(data), "-n", "100"], "-n/--n-samples applies to --network"),
+        (["learn", str(data), "--plot", str(tmp_path / "g.txt")], "picture format"),
+        (["learn", str(data), "--plot", str(tmp_path / "no" / "g.png")], "does not exist"),
+        (["networks", "sample", "asia", "--out", str(tmp_path / "x.parquet")], "writes CSV"),
+        (["networks", "sample", "asia", "--out", str(tmp_path / "no" / "x.csv")], "does not exist"),
+    ]
+    for argv, message in cases:
+        assert main(argv) == 2, argv
+        captured = capsys.readouterr()
+        assert message in captured.err, (argv, captured.err)
+        # refused before any work: nothing learned, sampled or written
+        assert "learner     " not in captured.out and "sampled " not in captured.out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["asia.csv"]
+    # the same options where they apply still work
+    assert main(["learn", str(data), "--score", "ebic", "--gamma", "0.5", "--quiet"]) == 0
+    out = tmp_path / "x.csv.gz"
+    assert main(["networks", "sample", "asia", "-n", "20", "--out", str(out)]) == 0
+    import pandas as pd
+
+    assert len(pd.read_csv(out)) == 20

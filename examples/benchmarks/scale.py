@@ -47,13 +47,14 @@ import pandas as pd
 
 from examples.benchmarks._results import result_path, write_manifest
 
-METHODS = ["skbn-fges", "skbn-pef", "causallearn-pc", "causallearn-ges", "xges"]
+METHODS = ["skbn-fges", "skbn-pef", "skbn-boss", "causallearn-pc", "causallearn-ges", "xges"]
 COLUMNS = [
     "method", "p_target", "n", "seed", "finished", "peak_gb", "seconds", "f1_adjacent",
     "f1_arrowhead", "shd", "edges", "true_arcs", "p", "limit", "error",
 ]  # fmt: skip
 LABELS = {
     "skbn-fges": "skbn FGES()",
+    "skbn-boss": "skbn BOSS()",
     "skbn-pef": "skbn PEFLearner()",
     "causallearn-pc": "causal-learn pc(fisherz, stable)",
     "causallearn-ges": "causal-learn ges(BIC)",
@@ -101,6 +102,10 @@ def cell(method: str, p: int, n: int, seed: int) -> dict:
         from skbn.learners import FGES
 
         graph = FGES().fit(X).graph_
+    elif method == "skbn-boss":
+        from skbn.learners import BOSS
+
+        graph = BOSS(random_state=seed).fit(X).graph_
     elif method == "skbn-pef":
         from skbn.ensemble import PEFLearner
 

@@ -74,6 +74,27 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     print(f"skbn: warning: {message}", file=sys.stderr)
 
 
+#: Picture formats matplotlib writes with its Agg, PDF, PS and SVG back ends.
+PICTURE_SUFFIXES = (".png", ".svg", ".svgz", ".pdf", ".eps", ".ps", ".jpg", ".jpeg", ".tif",
+                    ".tiff", ".webp", ".pgf")  # fmt: skip
+
+
+def _check_picture(path, flag: str) -> None:
+    """Refuse, before any work, a picture path whose format or folder will not do."""
+    if path is None:
+        return
+    from pathlib import Path
+
+    path = Path(path)
+    if path.suffix.lower() not in PICTURE_SUFFIXES:
+        raise ValueError(
+            f"{flag} {path}: cannot tell the picture format from the suffix; use one of "
+            f"{', '.join(PICTURE_SUFFIXES)}."
+        )
+    if not path.resolve().parent.is_dir():
+        raise ValueError(f"{flag} {path}: the folder {str(path.parent)!r} does not exist.")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``skbn`` command; returns the exit status.
 
@@ -100,6 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         matplotlib.use("Agg")  # files only; no window
     try:
+        for name in ("plot", "graph_plot"):  # a picture that cannot be written fails now
+            _check_picture(getattr(args, name, None), "--" + name.replace("_", "-"))
         with warnings.catch_warnings():
             # the library's warnings reach the user as one line each, without source paths
             warnings.showwarning = _show_warning

@@ -87,9 +87,10 @@ def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
         "-n",
         "--n-samples",
         type=positive_int,
-        default=n_default,
+        default=None,
         help=f"rows to sample with --network (default: {n_default})",
     )
+    parser.set_defaults(n_samples_default=n_default)
     parser.add_argument(
         "--nodes",
         type=positive_int,
@@ -197,6 +198,13 @@ def _read_csv(path: Path, kind: str | None, na_values=()):
 
 def load_source(args, default_kind: str = "discrete"):
     """Return ``(X, truth or None, description)`` from the shared data arguments."""
+    if args.data is not None and args.n_samples is not None:
+        raise ValueError(
+            f"-n/--n-samples applies to --network data; {args.data} is read whole (take a "
+            "sample of the file first to use fewer rows)."
+        )
+    if args.n_samples is None:
+        args.n_samples = args.n_samples_default
     if args.network and args.kind == "mixed":
         from skbn.datasets import load_network, make_conditional_gaussian
 
@@ -441,6 +449,10 @@ def make_score(name: str | None, kind: str, penalty_discount=1.0, gamma=None, is
     score = SCORES.resolve(name, kind)  # the registry's error lists the names it knows
     options = {"penalty_discount": penalty_discount, "gamma": gamma, "iss": iss}
     accepted = score.get_params()
+    if gamma is not None and "gamma" not in accepted:
+        raise ValueError(
+            f"--gamma applies to the ebic scores; {score!r} has no gamma (use --score ebic)."
+        )
     return score.set_params(**{k: v for k, v in options.items() if k in accepted and v is not None})
 
 
@@ -484,9 +496,11 @@ def make_learner(
         return LEARNERS[name](score, max_degree=max_degree)
     if max_degree is not None:
         raise ValueError("--max-degree applies to fges; hc and tabu take --max-indegree.")
-    if name == "boss":
+    if name in ("boss", "grasp"):
         if max_indegree is not None:
-            raise ValueError("--max-indegree applies to hc, tabu, exact, mcmc and mmhc, not boss.")
+            raise ValueError(
+                f"--max-indegree applies to hc, tabu, exact, mcmc and mmhc, not {name}."
+            )
         return LEARNERS[name](score, random_state=random_state)
     options = {
         "hc": dict(max_indegree=max_indegree, random_state=random_state),

@@ -55,7 +55,7 @@ def add_parser(commands) -> None:
         default="auto",
         help="auto (default: boss with its tabu polish up to 1,000 variables, fges above; "
         "chosen by measurement, see docs/choosing_a_learner.md), hc (hill climbing), tabu "
-        "(tabu search), fges, boss (best order score search), pc (PC-Stable), mmhc, "
+        "(tabu search), fges, boss (best order score search), grasp, pc (PC-Stable), mmhc, "
         "exact (globally optimal, up to ~25 variables) or mcmc (order MCMC in a PC skeleton)",
     )
     learn.add_argument(
@@ -108,6 +108,14 @@ def run(args) -> None:
     from skbn.metrics import structure_report
 
     output_format(args.out, args.format)  # a bad --out fails now, not after the learning
+    # options the chosen learner would not use are refused, not ignored
+    if args.test is not None and args.learner not in ("pc", "mmhc", "mcmc"):
+        raise ValueError(
+            f"--test applies to pc, mmhc and mcmc; --learner {args.learner} takes a score "
+            "(--score)."
+        )
+    if args.score is not None and args.learner == "pc":
+        raise ValueError("--score does not apply to --learner pc, which takes a CI test (--test).")
     knowledge = knowledge_params(args)  # so do unreadable knowledge files
     X, truth, source = load_source(args)
     data = check_data(X, missing="allow")  # the learner says if it takes missing values

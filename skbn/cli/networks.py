@@ -48,7 +48,9 @@ def add_parser(commands) -> None:
         "-n", "--n-samples", type=positive_int, default=1000, help="number of rows (default: 1000)"
     )
     sample.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
-    sample.add_argument("--out", type=Path, help="write the data to this CSV file")
+    sample.add_argument(
+        "--out", type=Path, help="write the data to this CSV file (.csv, or .csv.gz etc.)"
+    )
     sample.add_argument("--plot", type=Path, help="draw the network to this image (PNG, SVG)")
 
 
@@ -69,6 +71,17 @@ def _sample(args) -> None:
 
     from skbn.datasets import load_network
 
+    if args.out is not None:  # a file that cannot be written fails before any work
+        name = args.out.name.lower()
+        if not name.endswith((".csv", ".csv.gz", ".csv.bz2", ".csv.xz", ".csv.zip")):
+            raise ValueError(
+                f"--out {args.out}: networks sample writes CSV; give a name ending in .csv "
+                "(or .csv.gz, .csv.bz2, .csv.xz, .csv.zip for a compressed one)."
+            )
+        if not args.out.resolve().parent.is_dir():
+            raise ValueError(
+                f"--out {args.out}: the folder {str(args.out.parent)!r} does not exist."
+            )
     bn = load_network(args.name)
     start = time.perf_counter()
     X = bn.sample(args.n_samples, random_state=args.random_state)
