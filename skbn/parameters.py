@@ -124,7 +124,14 @@ class ParameterLearner(BaseStructureLearner):
         undirected = bool(np.any((A != 0) & (A.T != 0)))
         if kind not in GRAPH_KINDS:
             kind = "pdag" if undirected else "dag"
-        if kind == "dag" and (undirected or topological_sort_array(A) is None):
+        if kind == "dag" and undirected:
+            i, j = next((i, j) for i, j in zip(*np.nonzero((A != 0) & (A.T != 0))) if i < j)
+            raise ValueError(
+                "graph is marked as a DAG (graph.graph['kind'] == 'dag') but has an undirected "
+                f"edge {names[i]} -- {names[j]} (arcs both ways); orient it, or mark the graph "
+                "'cpdag' or 'pdag' to fit a consistent extension."
+            )
+        if kind == "dag" and topological_sort_array(A) is None:
             raise ValueError(
                 "graph is marked as a DAG (graph.graph['kind'] == 'dag') but has a directed "
                 "cycle; a Bayesian network needs an acyclic graph."

@@ -378,3 +378,19 @@ def test_options_that_do_not_apply_are_refused_before_any_work(tmp_path, capsys)
     import pandas as pd
 
     assert len(pd.read_csv(out)) == 20
+
+
+def test_fit_parameters_names_the_nodes_the_data_lacks(tmp_path, capsys):
+    import networkx as nx
+
+    from skbn.graph import write_graph
+
+    graph = tmp_path / "g.json"
+    write_graph(nx.DiGraph([("a", "b"), ("b", "c")], kind="dag"), graph)
+    data = tmp_path / "d.csv"
+    data.write_text("x,y\n1,2\n2,1\n")
+    assert main(["fit-parameters", str(graph), str(data), "--out", str(tmp_path / "m.bif")]) == 2
+    err = capsys.readouterr().err
+    assert "no column for 3 of the graph's 3 nodes (a, b, c)" in err
+    assert "shares no column with the graph" in err and "Its columns: x, y" in err
+    assert not (tmp_path / "m.bif").exists()

@@ -67,6 +67,15 @@ def run(args) -> None:
     graph = read_graph_arg(args.graph, "GRAPH")
     X = read_csv_checked(args.data)
     columns = [str(c) for c in X.columns]
+    absent = [str(v) for v in graph.nodes if str(v) not in columns]
+    if absent:
+        shared = len(graph) - len(absent)
+        raise ValueError(
+            f"{args.data} has no column for {len(absent)} of the graph's {len(graph)} nodes "
+            f"({', '.join(absent[:6])}{', ...' if len(absent) > 6 else ''})"
+            + ("; it shares no column with the graph at all" if shared == 0 else "")
+            + f". Its columns: {', '.join(columns[:6])}{', ...' if len(columns) > 6 else ''}."
+        )
     extra = [c for c in columns if c not in graph]
     if extra:  # a data set may hold more columns than the graph
         X = X[[c for c in columns if c in graph]]
