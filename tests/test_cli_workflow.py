@@ -394,3 +394,18 @@ def test_fit_parameters_names_the_nodes_the_data_lacks(tmp_path, capsys):
     assert "no column for 3 of the graph's 3 nodes (a, b, c)" in err
     assert "shares no column with the graph" in err and "Its columns: x, y" in err
     assert not (tmp_path / "m.bif").exists()
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_column_name(tmp_path, capsys):
+    from skbn.graph import read_graph
+
+    bom = b"\xef\xbb\xbf"
+    repeated = tmp_path / "repeated.csv"
+    repeated.write_bytes(bom + b"a,a\n1,2\n2,1\n1,1\n")
+    assert main(["learn", str(repeated), "--quiet"]) == 2
+    assert "repeats column names in its header: ['a']" in capsys.readouterr().err
+    fine = tmp_path / "fine.csv"
+    fine.write_bytes(bom + b"a,b\n1,2\n2,1\n1,1\n2,2\n")
+    out = tmp_path / "g.json"
+    assert main(["learn", str(fine), "--quiet", "--out", str(out)]) == 0
+    assert sorted(read_graph(out).nodes) == ["a", "b"]

@@ -142,9 +142,12 @@ def read_csv_checked(path: Path, na_values=()):
     if not path.exists():
         raise ValueError(f"cannot read {str(path)!r}: no such file")
     try:
-        with open(path, newline="", encoding="utf-8") as handle:
+        # utf-8-sig: a byte-order mark (spreadsheets write one) is not part of the first name
+        with open(path, newline="", encoding="utf-8-sig") as handle:
             header = next(csv.reader(handle), [])
-        X = pd.read_csv(path, keep_default_na=False, na_values=["", *na_values])
+        X = pd.read_csv(
+            path, keep_default_na=False, na_values=["", *na_values], encoding="utf-8-sig"
+        )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {str(path)!r} as CSV: {exc}") from None
     repeated = [name for name, count in Counter(header).items() if count > 1]
