@@ -82,6 +82,18 @@ def to_dot(graph) -> str:
     return "\n".join(lines)
 
 
+def _refuse_name_clashes(g) -> None:
+    """Refuse nodes that only differ by type (``1`` and ``"1"``): every file stores text."""
+    seen: dict[str, object] = {}
+    for node in g.nodes:
+        other = seen.setdefault(str(node), node)
+        if other is not node and other != node:
+            raise ValueError(
+                f"nodes {other!r} and {node!r} have the same name as text, so a file cannot "
+                "tell them apart (they would be read back as one node); rename one of them."
+            )
+
+
 def write_graph(graph, path: str | os.PathLike, format: str | None = None) -> None:
     """Write a graph to GraphML, JSON (networkx node-link) or DOT.
 
@@ -106,6 +118,8 @@ def write_graph(graph, path: str | os.PathLike, format: str | None = None) -> No
     """
     path = Path(path)
     fmt = _format_of(path, format)
+    if isinstance(graph, nx.Graph):
+        _refuse_name_clashes(graph)
     if fmt == "dot":
         path.write_text(to_dot(graph) + "\n", encoding="utf-8")
         return

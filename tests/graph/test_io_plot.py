@@ -84,3 +84,14 @@ def test_the_cli_reports_an_unreadable_graph_in_one_line(tmp_path, capsys):
     assert main(["report", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skbn: error:") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("suffix", [".graphml", ".json", ".dot"])
+def test_nodes_that_only_differ_by_type_are_refused_on_writing(tmp_path, suffix):
+    g = nx.DiGraph(kind="dag")
+    g.add_edge(1, "1")  # read back from any file, both would be the node "1"
+    with pytest.raises(ValueError, match="nodes 1 and '1' have the same name as text"):
+        write_graph(g, tmp_path / f"g{suffix}")
+    assert not (tmp_path / f"g{suffix}").exists()
+    g = nx.DiGraph([(1, 2)], kind="dag")  # int names alone are fine
+    write_graph(g, tmp_path / f"h{suffix}")
