@@ -73,7 +73,11 @@ def run(args) -> None:
         n_jobs=args.jobs,
         random_state=args.random_state,
         verbose=0 if args.quiet else 1,
-    ).learn_members()
+    )
+    try:
+        auto.learn_members()
+    except RuntimeError as exc:  # no member found: a one-line error, not a traceback
+        raise ValueError(str(exc)) from None
     print(f"learned     {len(auto.members_)} members in {time.perf_counter() - start:.1f} s")
     for (name, est), gain in zip(auto.members_, auto.gains_):
         print(f"  {name:<14} gain {gain:.4f}  {est!r}")

@@ -668,6 +668,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
         runner = None
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
         members, gains, member_q = [], [], []
+        n_completed = 0
         for step in range(self.ensemble_size):
             base = best.copy()
             chosen = (list(member_q), list(member_s), list(member_e))
@@ -696,6 +697,7 @@ class AutoSLEEnsemble(BaseStructureLearner):
                     bar.close()
             if not done:
                 break
+            n_completed += len(done)
             trial = _best_of_step(done)
             if trial.value <= 1e-12:
                 self._log(f"step {step}: no configuration gains anything; stopping")
@@ -713,6 +715,13 @@ class AutoSLEEnsemble(BaseStructureLearner):
             else:
                 best = np.maximum(best, q)
             self._log(f"step {step}: added {learner_name} {config} (gain {trial.value:.4f})")
+        if not members and n_completed:
+            raise RuntimeError(
+                f"Auto-SLE found no member: {n_completed} trial(s) completed, but no "
+                "configuration gained anything over the empty ensemble (every learner's "
+                "quality was 0 on the training problems); try more trials, more or larger "
+                "training problems, or another quality measure."
+            )
         if not members:
             raise RuntimeError(
                 "Auto-SLE found no member: no trial completed"

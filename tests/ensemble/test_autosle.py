@@ -436,3 +436,16 @@ def test_selected_credit_is_greedy_on_what_the_selection_returns():
         AutoSLEEnsemble(grid, credit="oracle", problems=problems).learn_members()
     with pytest.raises(ValueError, match="credit"):
         members_from_study(auto.study_, grid, credit="oracle")
+
+
+def test_completed_trials_without_any_gain_are_reported_as_such(problems):
+    auto = AutoSLEEnsemble(
+        GRID,
+        ensemble_size=2,
+        n_trials=2,
+        problems=problems[:2],
+        quality=lambda truth, learned: 0.0,  # nothing can gain over the empty ensemble
+        random_state=0,
+    )
+    with pytest.raises(RuntimeError, match=r"2 trial\(s\) completed, but no configuration"):
+        auto.learn_members()
