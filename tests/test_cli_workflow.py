@@ -409,3 +409,26 @@ def test_a_byte_order_mark_is_not_part_of_the_first_column_name(tmp_path, capsys
     out = tmp_path / "g.json"
     assert main(["learn", str(fine), "--quiet", "--out", str(out)]) == 0
     assert sorted(read_graph(out).nodes) == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["learn"],
+        ["bootstrap", "--resamples", "2"],
+        ["pef"],
+        ["tune", "--param", "criterion__gamma=0.5,1"],
+    ],
+)
+def test_a_network_file_for_continuous_data_is_refused_before_learning(tmp_path, capsys, command):
+    from skbn.datasets import make_problem
+
+    X, _ = make_problem("asia", n_samples=300, random_state=0)
+    data = tmp_path / "g.csv"
+    X.to_csv(data, index=False)
+    out = tmp_path / "m.bif"
+    assert main([*command, str(data), "--out", str(out), "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert "BIF files hold discrete networks, and this data is gaussian" in captured.err
+    assert "skbn.io" not in captured.err  # command-line advice, not Python
+    assert "learner     " not in captured.out and not out.exists()

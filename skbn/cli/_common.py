@@ -24,6 +24,7 @@ __all__ = [
     "make_test",
     "output_format",
     "positive_int",
+    "refuse_network_file",
     "read_graph_arg",
     "save_figure",
     "save_outputs",
@@ -294,6 +295,18 @@ def output_format(out, format: str | None) -> str | None:
     if not Path(out).resolve().parent.is_dir():
         raise ValueError(f"--out {out}: the folder {str(Path(out).parent)!r} does not exist.")
     return format
+
+
+def refuse_network_file(out, format: str | None, kind: str) -> None:
+    """Refuse, before any learning, a network file (BIF, NET, XDSL) for non-discrete data."""
+    fmt = output_format(out, format)
+    if fmt in NETWORK_FORMATS and kind != "discrete":
+        raise ValueError(
+            f"--out {out}: {fmt.upper()} files hold discrete networks, and this data is "
+            f"{kind}. Write the graph instead (.json, .graphml or .dot), or discretise the "
+            "data first (bin each continuous column into a few categories) and learn from "
+            "that."
+        )
 
 
 def _file_format(path: Path) -> str | None:

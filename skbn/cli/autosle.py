@@ -8,7 +8,14 @@ import json
 import time
 from pathlib import Path
 
-from skbn.cli._common import add_out, add_source, load_source, output_format, save_outputs
+from skbn.cli._common import (
+    add_out,
+    add_source,
+    load_source,
+    output_format,
+    refuse_network_file,
+    save_outputs,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -58,7 +65,7 @@ def run(args) -> None:
         from skbn.data import check_data
 
         X, truth, source = load_source(args, default_kind="gaussian")
-        check_data(X)
+        refuse_network_file(args.out, args.format, check_data(X).kind)
     start = time.perf_counter()
     problems = make_training_problems(
         args.problems, n_nodes=(5, args.max_nodes), random_state=args.random_state

@@ -14,6 +14,7 @@ from skbn.cli._common import (
     load_source,
     output_format,
     positive_int,
+    refuse_network_file,
     save_figure,
     save_outputs,
     share,
@@ -67,6 +68,7 @@ def run(args) -> None:
     output_format(args.out, args.format)  # a bad --out fails before the resampling
     X, truth, source = load_source(args)
     kind = check_data(X, missing="allow").kind  # the learner refuses what it cannot take
+    refuse_network_file(args.out, args.format, kind)
     learner = learner_from_spec(args.learner, kind, args.random_state)
     start = time.perf_counter()
     print(f"data        {source}")

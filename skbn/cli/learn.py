@@ -18,6 +18,7 @@ from skbn.cli._common import (
     make_test,
     output_format,
     print_edges,
+    refuse_network_file,
     save_outputs,
     source_name,
 )
@@ -119,6 +120,7 @@ def run(args) -> None:
     knowledge = knowledge_params(args)  # so do unreadable knowledge files
     X, truth, source = load_source(args)
     data = check_data(X, missing="allow")  # the learner says if it takes missing values
+    refuse_network_file(args.out, args.format, data.kind)
     score = make_score(args.score, data.kind, args.penalty_discount, args.gamma, args.iss)
     learner = make_learner(
         args.learner,

@@ -13,6 +13,7 @@ from skbn.cli._common import (
     learner_from_spec,
     load_source,
     output_format,
+    refuse_network_file,
     save_figure,
     save_outputs,
     spec_help,
@@ -51,12 +52,14 @@ def add_parser(commands) -> None:
 
 def run(args) -> None:
     """Run ``skbn pef``."""
+    from skbn.data import check_data
     from skbn.ensemble import PEFLearner, StructureLearningEnsemble
     from skbn.metrics import structure_report
     from skbn.plotting import plot_cluster_sizes
 
     output_format(args.out, args.format)  # a bad --out fails before the learning
     X, truth, source = load_source(args, default_kind="gaussian")
+    refuse_network_file(args.out, args.format, check_data(X, missing="allow").kind)
     if args.network and args.kind is None:
         print(
             f"note        {args.network} is sampled as a linear-Gaussian model on its graph "

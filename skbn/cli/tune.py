@@ -14,6 +14,7 @@ from skbn.cli._common import (
     learner_from_spec,
     load_source,
     output_format,
+    refuse_network_file,
     save_figure,
     spec_help,
 )
@@ -123,6 +124,7 @@ def run(args) -> None:
     scorer = _scorer(args.scoring)  # and so does a bad --scoring
     X, truth, source = load_source(args)
     kind = check_data(X, missing="allow").kind  # the learner refuses what it cannot take
+    refuse_network_file(args.out, args.format, kind)
     learner = learner_from_spec(args.learner, kind, args.random_state)
     grid = _parse_grid(args.param)
     valid = learner.get_params(deep=True)
