@@ -785,8 +785,9 @@ def _warn_if_many_integer_states(frame: pd.DataFrame, discrete, encoded) -> None
         warnings.warn(
             f"Integer columns with more than {INTEGER_STATES_WARNING} distinct values are read "
             f"as discrete variables with one state per value ({counts}). If they are "
-            "measurements, cast them with X[cols].astype(float) (all columns continuous) or "
-            "bin them (sklearn.preprocessing.KBinsDiscretizer); to keep them as categories "
+            "measurements, cast them with X[cols].astype(float) (all columns continuous; on the "
+            "command line, --kind gaussian) or bin them (sklearn.preprocessing.KBinsDiscretizer;"
+            " on the command line, --bins); to keep them as categories "
             "say so with X[cols].astype('category'), which also silences this warning.",
             DataKindWarning,
             stacklevel=3,
@@ -1069,7 +1070,8 @@ def check_data(
         raise ValueError(
             f"Continuous (Gaussian) data is required, but columns {_show(discrete)} are "
             "discrete (categorical/object/bool/integer). Cast numeric ones with "
-            "X.astype(float), or model both kinds with a score or test for mixed data "
+            "X.astype(float) (on the command line, --kind gaussian), or model both kinds "
+            "with a score or test for mixed data "
             "(criterion='bic', 'aic', 'ebic' or 'loglik'; ci_test='mi_cg')."
         )
     return GaussianData(values, names)

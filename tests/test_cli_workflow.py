@@ -432,3 +432,47 @@ def test_a_network_file_for_continuous_data_is_refused_before_learning(tmp_path,
     assert "BIF files hold discrete networks, and this data is gaussian" in captured.err
     assert "skbn.io" not in captured.err  # command-line advice, not Python
     assert "learner     " not in captured.out and not out.exists()
+
+
+def test_bins_discretise_continuous_columns_so_a_network_file_can_be_written(tmp_path, capsys):
+    import numpy as np
+    import pandas as pd
+
+    from skbn.cli._common import discretise
+    from skbn.datasets import make_problem
+    from skbn.io import read_network
+
+    X, _ = make_problem("asia", n_samples=400, random_state=0)
+    X.iloc[3, 2] = np.nan
+    cut, n_cut = discretise(X, 4)
+    assert n_cut == 8 and list(cut["asia"].cat.categories) == ["b1", "b2", "b3", "b4"]
+    # quantile bins hold equal counts (400 rows into 4), ordered by value
+    counts = cut["tub"].value_counts().sort_index()
+    assert counts.tolist() == [100, 100, 100, 100]
+    assert X["tub"][cut["tub"] == "b1"].max() <= X["tub"][cut["tub"] == "b2"].min()
+    assert pd.isna(cut.iloc[3, 2]) and cut.iloc[:, 2].notna().sum() == 399
+    wide, _ = discretise(X, 3, "uniform")
+    edges = np.linspace(X["smoke"].min(), X["smoke"].max(), 4)
+    expected = np.clip(np.searchsorted(edges, X["smoke"], side="left") - 1, 0, 2)
+    assert (wide["smoke"].cat.codes.to_numpy() == expected).mean() > 0.99  # edges may round
+    data = tmp_path / "g.csv"
+    X.to_csv(data, index=False)
+    out = tmp_path / "m.bif"
+    assert main(["learn", str(data), "--bins", "4", "--out", str(out), "--quiet"]) == 0
+    assert "8 continuous column(s) cut into 4 quantile bins" in capsys.readouterr().out
+    assert read_network(out).states["asia"] == ("b1", "b2", "b3", "b4")
+    discrete = tmp_path / "d.csv"
+    load_network("asia").sample(100, random_state=0).to_csv(discrete, index=False)
+    assert main(["learn", str(discrete), "--bins", "3"]) == 2
+    assert "no continuous column to cut" in capsys.readouterr().err
+    assert main(["learn", str(data), "--bins", "1"]) == 2
+    assert "at least 2 bins" in capsys.readouterr().err
+
+
+def test_an_unknown_graph_suffix_gets_command_line_advice(tmp_path, capsys):
+    path = tmp_path / "graph.txt"
+    path.write_text("a -> b\n")
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot tell the format from the suffix; use a graph file (.json, .graphml)" in err
+    assert "format=" not in err  # no Python keyword in a command-line message

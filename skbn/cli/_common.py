@@ -116,6 +116,20 @@ def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
         help="with a CSV: cells holding these tokens are missing values too (by default only "
         "empty cells are: a state may be named 'None' or 'NA')",
     )
+    parser.add_argument(
+        "--bins",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="cut every continuous column into N bins (states b1 lowest to bN) before "
+        "learning, so the data is discrete, as BIF, NET and XDSL files need",
+    )
+    parser.add_argument(
+        "--binning",
+        choices=("quantile", "uniform"),
+        default="quantile",
+        help="with --bins: bins of equal counts (quantile, default) or equal widths (uniform)",
+    )
     parser.add_argument("--random-state", type=int, default=0, help="seed (default: 0)")
     parser.add_argument(
         "--jobs", type=n_jobs, default=None, help="parallel jobs (joblib; -1 for all cores)"
@@ -200,8 +214,45 @@ def _read_csv(path: Path, kind: str | None, na_values=()):
     return X
 
 
+def discretise(X, bins: int, binning: str = "quantile"):
+    """``X`` with every float column cut into ``bins`` bins (states ``b1`` lowest to ``bN``).
+
+    Quantile bins hold about equal counts (fewer bins where values repeat); uniform bins
+    have equal widths. Missing values stay missing. Returns the frame and how many columns
+    were cut.
+    """
+    import pandas as pd
+
+    if bins < 2:
+        raise ValueError(f"--bins {bins}: cut into at least 2 bins.")
+    X = X.copy()
+    cut = 0
+    for name in X.columns:
+        column = X[name]
+        if not pd.api.types.is_float_dtype(column):
+            continue
+        if binning == "quantile":
+            codes = pd.qcut(column, q=bins, labels=False, duplicates="drop")
+        else:
+            codes = pd.cut(column, bins=bins, labels=False)
+        states = [f"b{k + 1}" for k in range(int(codes.max()) + 1 if codes.notna().any() else 1)]
+        X[name] = pd.Categorical.from_codes(codes.fillna(-1).astype(int), categories=states)
+        cut += 1
+    return X, cut
+
+
 def load_source(args, default_kind: str = "discrete"):
     """Return ``(X, truth or None, description)`` from the shared data arguments."""
+    X, truth, description = _load_source(args, default_kind)
+    if getattr(args, "bins", None):
+        X, cut = discretise(X, args.bins, args.binning)
+        if not cut:
+            raise ValueError(f"--bins {args.bins}: the data has no continuous column to cut.")
+        description += f"; {cut} continuous column(s) cut into {args.bins} {args.binning} bins"
+    return X, truth, description
+
+
+def _load_source(args, default_kind: str = "discrete"):
     if args.data is not None and args.n_samples is not None:
         raise ValueError(
             f"-n/--n-samples applies to --network data; {args.data} is read whole (take a "
@@ -333,7 +384,13 @@ def read_graph_arg(text: str, what: str):
         raise ValueError(
             f"{what} {text!r}: no such file, and not a bundled network (skbn networks list)."
         )
-    if _file_format(path) in NETWORK_FORMATS:
+    fmt = _file_format(path)
+    if fmt is None:
+        raise ValueError(
+            f"{what} {text!r}: cannot tell the format from the suffix; use a graph file "
+            "(.json, .graphml) or a network file (.bif, .net, .xdsl)."
+        )
+    if fmt in NETWORK_FORMATS:
         from skbn.io import read_network
 
         return read_network(path).graph
@@ -436,7 +493,16 @@ def save_outputs(
             from skbn.io import write_network
 
             if learner is not None:
-                network = learner.network_
+                try:
+                    network = learner.network_
+                except ValueError as exc:
+                    if "no consistent DAG extension" not in str(exc):
+                        raise
+                    raise ValueError(
+                        f"--out {out}: the learned graph has undirected edges that no DAG can "
+                        "orient consistently, so it has no network to write; write the graph "
+                        "instead (.json, .graphml or .dot), or use a score-based learner."
+                    ) from None
             else:
                 from skbn.parameters import fit_network
 
