@@ -199,6 +199,11 @@ def report(csv: Path, page: Path, defaults: dict) -> None:
         "",
         "## Decision",
         "",
+        "This page chooses each learner's default score; which learner runs when none is "
+        "named is chosen by a second grid over every learner, "
+        "[Which learner by default](learner_grid.md): `BOSS(polish=True)` "
+        "up to 1,000 variables, `FGES()` above.",
+        "",
         "The default score (`criterion=None`) is **`GaussianEBIC(gamma=1)` on continuous data** "
         "and **BIC on discrete data**, for every learner that takes a score (FGES, HillClimb, "
         "TabuSearch, MMHC, ExactSearch, OrderMCMC) and so for the learner inside PEFLearner "
