@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from examples.benchmarks._results import result_path, write_manifest
+from examples.benchmarks._results import ROOT, result_path, write_manifest
 
 METHODS = ["skbn-fges", "skbn-pef", "skbn-boss", "causallearn-pc", "causallearn-ges", "xges"]
 COLUMNS = [
@@ -157,8 +157,11 @@ def run_cell(method, p, n, seed, limit) -> dict:
     """Run :func:`cell` in a child process, sampling its tree's memory; None values on a miss."""
     import psutil
 
-    cmd = [sys.executable, __file__, "--cell", method, str(p), str(n), str(seed)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # as a module from the repository root: the script imports the examples package
+    cmd = [sys.executable, "-m", __spec__.name, "--cell", method, str(p), str(n), str(seed)]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
+    )
     root = psutil.Process(proc.pid)
     peak, start = 0, time.perf_counter()
     while proc.poll() is None:

@@ -36,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-from examples.benchmarks._results import result_path, write_manifest
+from examples.benchmarks._results import ROOT, result_path, write_manifest
 
 #: name -> environment of the process. ``SKBN_SERIAL_WORK`` is the rows x variables below
 #: which skbn runs the discrete score kernels on one thread (0: always on all threads, as
@@ -124,7 +124,18 @@ def _run_cell(config, learner, condition, repeats, n_rows=10_000):
         ]
     try:
         out = subprocess.run(
-            [sys.executable, __file__, "--cell", learner, condition, str(repeats), str(n_rows)],
+            # as a module from the repository root: the script imports the examples package
+            [
+                sys.executable,
+                "-m",
+                __spec__.name,
+                "--cell",
+                learner,
+                condition,
+                str(repeats),
+                str(n_rows),
+            ],  # fmt: skip
+            cwd=ROOT,
             env=env,
             capture_output=True,
             text=True,
