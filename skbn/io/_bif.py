@@ -14,7 +14,6 @@ parent configuration, so a written file reads back unchanged.
 
 from __future__ import annotations
 
-import gzip
 import math
 import os
 import re
@@ -28,6 +27,7 @@ from skbn.io._common import (
     NetworkFileError,
     _read_text,
     check_writable,
+    write_text,
 )
 from skbn.network._discrete import DiscreteBayesianNetwork
 
@@ -495,9 +495,4 @@ def write_bif(bn: DiscreteBayesianNetwork, path: str | os.PathLike) -> None:
     >>> read_bif(path).cpts["dysp"].shape == load_network("asia").cpts["dysp"].shape
     True
     """
-    path = Path(path)
-    text = to_bif(bn) + "\n"
-    if path.suffix == ".gz":
-        path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
-    else:
-        path.write_text(text, encoding="utf-8")
+    write_text(path, to_bif(bn) + "\n")

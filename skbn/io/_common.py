@@ -162,3 +162,15 @@ def check_identifiers(network: DiscreteBayesianNetwork, fmt: str) -> None:
             f"'_'); these are not: {bad[:8]}. Rename the data's columns (e.g. "
             "X.columns.str.replace(r'\\W', '_', regex=True)) before learning, or write BIF."
         )
+
+
+def write_text(path, text: str) -> None:
+    """Write ``text`` as UTF-8; gzip-compressed when the name ends in ``.gz`` (any case).
+
+    The gzip header holds no time stamp, so the same network always gives the same bytes.
+    """
+    path = Path(path)
+    data = text.encode("utf-8")
+    if path.suffix.lower() == ".gz":
+        data = gzip.compress(data, mtime=0)
+    path.write_bytes(data)

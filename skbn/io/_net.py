@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import numpy as np
 
@@ -25,6 +24,7 @@ from skbn.io._common import (
     check_writable,
     read_text,
     rows_to_table,
+    write_text,
 )
 from skbn.network._discrete import DiscreteBayesianNetwork
 
@@ -338,4 +338,4 @@ def write_net(network: DiscreteBayesianNetwork, path: str | os.PathLike) -> None
     ('low', 'high')
     """
     text = to_net(network) + "\n"
-    Path(path).write_text(text, encoding="utf-8")
+    write_text(path, text)

@@ -18,7 +18,6 @@ import math
 import os
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import numpy as np
 
@@ -30,6 +29,7 @@ from skbn.io._common import (
     check_writable,
     read_text,
     rows_to_table,
+    write_text,
 )
 from skbn.network._discrete import DiscreteBayesianNetwork
 
@@ -248,4 +248,4 @@ def write_xdsl(network: DiscreteBayesianNetwork, path: str | os.PathLike) -> Non
     >>> read_xdsl(path).parents["Xray"]
     ('Cancer',)
     """
-    Path(path).write_text(to_xdsl(network) + "\n", encoding="utf-8")
+    write_text(path, to_xdsl(network) + "\n")

@@ -302,3 +302,19 @@ def test_a_nameless_network_is_written_as_bif_that_pyagrum_reads(tmp_path):
     assert path.read_text().startswith("network unnamed {")
     gum = pytest.importorskip("pyagrum")
     assert gum.loadBN(str(path)).size() == 1
+
+
+@pytest.mark.parametrize("name", ["m.net.gz", "m.xdsl.gz", "m.BIF.GZ", "m.bif.gz"])
+def test_a_gz_suffix_writes_gzip_in_every_format(tmp_path, name):
+    from skbn.io import read_network, write_network
+
+    bn = load_network("asia")
+    path = tmp_path / name
+    write_network(bn, path)
+    raw = path.read_bytes()
+    assert raw[:2] == b"\x1f\x8b"  # gzip's magic number
+    plain = tmp_path / name[: -len(".gz")]
+    write_network(bn, plain)
+    assert gzip.decompress(raw) == plain.read_bytes()  # the same text, compressed
+    back = read_network(path)
+    assert back.n_arcs == bn.n_arcs and back.n_parameters == bn.n_parameters
