@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import math
@@ -72,13 +73,36 @@ def _read_text(path: Path) -> str:
             f"{path.name}: more than {MAX_TEXT_BYTES:,} bytes of text, more than this reader "
             "accepts (skbn.io._common.MAX_TEXT_BYTES)"
         )
+    encoding = _encoding_of(data, path.name)
+    if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not text
+        data = data[3:]
     try:
-        return data.decode("utf-8")
+        return data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise NetworkFileError(
-            f"{path.name}, line {line}: byte {data[exc.start]:#04x} is not UTF-8 text"
+            f"{path.name}, line {line}: byte {data[exc.start]:#04x} is not "
+            f"{'UTF-8' if encoding == 'utf-8' else encoding} text"
         ) from None
+
+
+def _encoding_of(data: bytes, name: str) -> str:
+    """The text encoding: a UTF-16 byte-order mark, an XML declaration's, or UTF-8."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    head = data[3:300] if data.startswith(b"\xef\xbb\xbf") else data[:300]
+    if head.startswith(b"<?xml"):
+        declared = re.match(rb"<\?xml[^>]*?encoding=[\"']([A-Za-z0-9._-]+)[\"']", head)
+        if declared:
+            label = declared.group(1).decode("ascii")
+            try:
+                return codecs.lookup(label).name
+            except LookupError:
+                raise NetworkFileError(
+                    f"{name}, line 1: the XML declaration names the encoding {label!r}, which "
+                    "Python does not know"
+                ) from None
+    return "utf-8"
 
 
 def check_writable(network, fmt: str) -> DiscreteBayesianNetwork:

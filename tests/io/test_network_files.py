@@ -318,3 +318,41 @@ def test_a_gz_suffix_writes_gzip_in_every_format(tmp_path, name):
     assert gzip.decompress(raw) == plain.read_bytes()  # the same text, compressed
     back = read_network(path)
     assert back.n_arcs == bn.n_arcs and back.n_parameters == bn.n_parameters
+
+
+@pytest.mark.parametrize("suffix", [".bif", ".net", ".xdsl"])
+def test_a_utf8_byte_order_mark_is_read_past(tmp_path, suffix):
+    from skbn.io import read_network, write_network
+
+    bn = load_network("asia")
+    plain = tmp_path / f"plain{suffix}"
+    write_network(bn, plain)
+    marked = tmp_path / f"marked{suffix}"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    back = read_network(marked)
+    assert back.nodes == read_network(plain).nodes and back.n_arcs == bn.n_arcs
+
+
+def test_xdsl_in_the_encoding_it_declares(tmp_path):
+    from skbn.io import read_network, write_network
+
+    write_network(load_network("asia"), tmp_path / "a.xdsl")
+    text = (tmp_path / "a.xdsl").read_text(encoding="utf-8")
+    # GeNIe's usual header, with a state name outside ASCII
+    latin = text.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').replace(
+        'id="yes"', 'id="y\xe9s"'
+    )
+    (tmp_path / "latin.xdsl").write_bytes(latin.encode("latin-1"))
+    assert "y\xe9s" in read_network(tmp_path / "latin.xdsl").states["asia"]
+    wide = text.replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    (tmp_path / "wide.xdsl").write_bytes(wide.encode("utf-16"))
+    assert read_network(tmp_path / "wide.xdsl").n_arcs == 8
+    # the entity refusal holds in any encoding
+    evil = wide.replace("<smile", '<!DOCTYPE smile [<!ENTITY s "yes">]>\n<smile', 1)
+    (tmp_path / "evil.xdsl").write_bytes(evil.encode("utf-16"))
+    with pytest.raises(ValueError, match="document type declarations"):
+        read_network(tmp_path / "evil.xdsl")
+    unknown = text.replace('encoding="UTF-8"', 'encoding="NO-SUCH-CODEC"')
+    (tmp_path / "unknown.xdsl").write_text(unknown, encoding="utf-8")
+    with pytest.raises(ValueError, match="names the encoding 'NO-SUCH-CODEC'"):
+        read_network(tmp_path / "unknown.xdsl")
