@@ -74,3 +74,28 @@ def bnlearn_version() -> str:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     return f"bnlearn {out.stdout.strip()}" if out.returncode == 0 else ""
+
+
+def _put_result(queue, target, args) -> None:
+    queue.put(target(*args))
+
+
+def run_with_limit(target: Callable, args: tuple, limit: float):
+    """``target(*args)`` in a forked child; None when it does not finish within ``limit`` s.
+
+    The child's result comes back through a queue, so it must be picklable (a dict of
+    figures). A fit that runs past the limit is killed: a grid records it as unfinished
+    instead of stalling on it.
+    """
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_put_result, args=(queue, target, args))
+    proc.start()
+    proc.join(limit)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+        return None
+    return queue.get() if not queue.empty() else None

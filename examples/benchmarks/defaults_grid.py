@@ -22,13 +22,13 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from examples.benchmarks._common import run_with_limit
 from examples.benchmarks._results import result_path, write_manifest
 from skbn.datasets import make_problem
 from skbn.learners import FGES, MMHC, HillClimb, TabuSearch
@@ -68,32 +68,23 @@ LEARNERS = {
 }
 
 
-def _child(queue, learner, score, X, truth):
+def _fit(learner, score, X, truth) -> dict:
+    """Fit one learner with one score; the figures of its graph."""
     start = time.perf_counter()
     graph = LEARNERS[learner](score()).fit(X).graph_
     seconds = time.perf_counter() - start
-    queue.put(
-        {
-            "seconds": seconds,
-            "f1_adjacent": f1_adjacency(truth, graph),
-            "f1_arrowhead": f1_arrowhead(truth, graph),
-            "shd": shd(truth, graph),
-            "edges": graph.number_of_edges(),
-        }
-    )
+    return {
+        "seconds": seconds,
+        "f1_adjacent": f1_adjacency(truth, graph),
+        "f1_arrowhead": f1_arrowhead(truth, graph),
+        "shd": shd(truth, graph),
+        "edges": graph.number_of_edges(),
+    }
 
 
 def run_cell(learner, score, X, truth, limit):
     """Fit in a forked child; None when it does not finish within ``limit`` seconds."""
-    queue = mp.get_context("fork").Queue()
-    proc = mp.get_context("fork").Process(target=_child, args=(queue, learner, score, X, truth))
-    proc.start()
-    proc.join(limit)
-    if proc.is_alive():
-        proc.kill()
-        proc.join()
-        return None
-    return queue.get() if not queue.empty() else None
+    return run_with_limit(_fit, (learner, score, X, truth), limit)
 
 
 def grid(args) -> None:

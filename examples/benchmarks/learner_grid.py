@@ -21,13 +21,13 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from examples.benchmarks._common import run_with_limit
 from examples.benchmarks._results import result_path, write_manifest
 from skbn.datasets import (
     load_network,
@@ -98,7 +98,8 @@ def make_data(part: str, problem: str, n: int, seed: int):
     return X, dag
 
 
-def _child(queue, learner, X, truth, part):
+def _fit(learner, X, truth, part) -> dict:
+    """Fit one learner; the figures of its graph."""
     make = LEARNERS[learner]
     # every learner that draws random numbers is seeded (BOSS's orders; the others' tie keys)
     est = make(random_state=0) if "random_state" in make().get_params() else make()
@@ -110,30 +111,19 @@ def _child(queue, learner, X, truth, part):
         value = score.score_graph(graph, X)
     except Exception:  # no consistent extension (PC can return one), or a cycle
         value = np.nan
-    queue.put(
-        {
-            "seconds": seconds,
-            "shd": shd(truth, graph),
-            "f1_adjacent": f1_adjacency(truth, graph),
-            "f1_arrowhead": f1_arrowhead(truth, graph),
-            "edges": graph.number_of_edges(),
-            "score": value,
-        }
-    )
+    return {
+        "seconds": seconds,
+        "shd": shd(truth, graph),
+        "f1_adjacent": f1_adjacency(truth, graph),
+        "f1_arrowhead": f1_arrowhead(truth, graph),
+        "edges": graph.number_of_edges(),
+        "score": value,
+    }
 
 
 def run_cell(learner, X, truth, part, limit):
     """Fit in a forked child; None when it does not finish within ``limit`` seconds."""
-    ctx = mp.get_context("fork")
-    queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(queue, learner, X, truth, part))
-    proc.start()
-    proc.join(limit)
-    if proc.is_alive():
-        proc.kill()
-        proc.join()
-        return None
-    return queue.get() if not queue.empty() else None
+    return run_with_limit(_fit, (learner, X, truth, part), limit)
 
 
 def grid(args) -> None:

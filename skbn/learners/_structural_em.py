@@ -249,12 +249,7 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
             if not changed and iteration > 1:
                 self.converged_ = True
                 break
-        self.n_iter_ = iteration
-        self.estimator_ = fitted
-        self.graph_ = fitted.graph_
-        self.imputed_ = completed.to_frame()
-        record_features(self, data.names)
-        return self
+        return self._finish(iteration, fitted, completed, data.names)
 
     def _fit_continuous(self, data, learner):
         """Structural EM on Gaussian or mixed data: the E-step of :mod:`._cg_estep`."""
@@ -290,11 +285,15 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
             if not changed and iteration > 1:
                 self.converged_ = True
                 break
+        return self._finish(iteration, fitted, completed, data.names)
+
+    def _finish(self, iteration, fitted, completed, names):
+        """Set the fitted attributes from the last iteration."""
         self.n_iter_ = iteration
         self.estimator_ = fitted
         self.graph_ = fitted.graph_
         self.imputed_ = completed.to_frame()
-        record_features(self, data.names)
+        record_features(self, names)
         return self
 
     @property
