@@ -25,10 +25,12 @@ Usage (the commands behind examples/benchmarks/results/scale/scale.md)::
         --out examples/benchmarks/results/scale/scale.csv
     python -m examples.benchmarks.scale --p 100000 --seeds 0 --limit 2400 \
         --methods skbn-fges skbn-pef --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --p 1000 2000 --seeds 0 --limit 900 \
+        --methods skbn-boss --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --p 5000 --seeds 0 --limit 1500 \
+        --methods skbn-boss skbn-fges --out examples/benchmarks/results/scale/scale.csv
     python -m examples.benchmarks.scale --report examples/benchmarks/results/scale/scale.csv \
-        --page examples/benchmarks/results/scale/scale.md \
-        --note "PEFLearner() estimates its clusters one after another (n_jobs=None); its \
-        fusion screen uses both cores."
+        --page examples/benchmarks/results/scale/scale.md --note "$NOTE"
 """
 
 from __future__ import annotations
