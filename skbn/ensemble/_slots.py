@@ -48,6 +48,39 @@ def postgres_driver_url(url: str) -> str:
     return url
 
 
+#: Tries at creating a new database's tables when other workers create them at the same time.
+SCHEMA_TRIES = 20
+
+
+def _rdb_storage(url: str):
+    """Optuna's RDB storage, retried while another worker is creating the same schema.
+
+    Two workers opening one new database at once both try to create Optuna's tables and its
+    ``alembic_version`` row; the loser gets an integrity error (or, on SQLite, a locked
+    database) although the schema is then complete, so it tries again after a short wait.
+    """
+    import sqlalchemy.exc
+
+    for attempt in range(SCHEMA_TRIES):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+                return optuna.storages.RDBStorage(
+                    url, heartbeat_interval=HEARTBEAT_INTERVAL, grace_period=GRACE_PERIOD
+                )
+        except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError) as exc:
+            text = str(exc)
+            racing = (
+                isinstance(exc, sqlalchemy.exc.IntegrityError)
+                or "locked" in text
+                or "already exists" in text
+            )
+            if not racing or attempt == SCHEMA_TRIES - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def open_storage(storage):
     """None (in memory), an Optuna storage object, or a database URL (heartbeat enabled)."""
     if storage is None:
@@ -55,11 +88,7 @@ def open_storage(storage):
     if isinstance(storage, str):
         storage = postgres_driver_url(storage)
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-                return optuna.storages.RDBStorage(
-                    storage, heartbeat_interval=HEARTBEAT_INTERVAL, grace_period=GRACE_PERIOD
-                )
+            return _rdb_storage(storage)
         except Exception as exc:  # sqlalchemy's errors: bad URL, missing driver, no server
             raise ValueError(
                 f"Cannot open the Optuna storage {storage!r}: {type(exc).__name__}: {exc}. "
@@ -264,6 +293,16 @@ class SlotRunner:
             history = [done[s] for s in range(first)]
             self._run_slot(step, slot, history)
 
+    def _rivals(self, step: int, slot: int, number: int) -> list[FrozenTrial]:
+        """Live claims of the same slot by trials asked before trial ``number``."""
+        return [
+            t
+            for t in self._claims(self.study, step)
+            if t.user_attrs.get(SLOT_ATTR) == slot
+            and t.number < number
+            and t.state in (TrialState.RUNNING, TrialState.COMPLETE)
+        ]
+
     def _run_slot(self, step: int, slot: int, history: list[FrozenTrial]) -> None:
         params, distributions = self._propose(step, slot, history)
         self._fixed.params = params
@@ -279,14 +318,7 @@ class SlotRunner:
         trial.set_user_attr(STEP_ATTR, step)
         trial.set_user_attr(SLOT_ATTR, slot)
         # two workers may claim the same slot at once: the later trial gives way
-        rivals = [
-            t
-            for t in self._claims(self.study, step)
-            if t.user_attrs.get(SLOT_ATTR) == slot
-            and t.number < trial.number
-            and t.state in (TrialState.RUNNING, TrialState.COMPLETE)
-        ]
-        if rivals:
+        if self._rivals(step, slot, trial.number):
             self.study.tell(trial, state=TrialState.FAIL)
             return
         try:
@@ -297,6 +329,12 @@ class SlotRunner:
             raise
         for key, val in attrs.items():
             trial.set_user_attr(key, val)
+        # the claim above is check-then-act: a rival asked earlier may have written its claim
+        # after this trial checked; the earlier trial keeps the slot, so at most one completes
+        if self._rivals(step, slot, trial.number):
+            self.study.tell(trial, state=TrialState.FAIL)
+            self.log(f"step {step} slot {slot}: an earlier claim holds the slot; result dropped")
+            return
         self.study.tell(trial, value)
         self.log(f"step {step} slot {slot}: {params} -> gain {value:.4f}")
         self.on_trial()

@@ -449,3 +449,63 @@ def test_completed_trials_without_any_gain_are_reported_as_such(problems):
     )
     with pytest.raises(RuntimeError, match=r"2 trial\(s\) completed, but no configuration"):
         auto.learn_members()
+
+
+OPENER = textwrap.dedent(
+    """
+    import sys, time
+    import optuna
+    from skbn.ensemble._slots import open_storage
+    while time.time() < float(sys.argv[2]):  # start together
+        pass
+    storage = open_storage(sys.argv[1])
+    optuna.create_study(storage=storage, study_name="s", load_if_exists=True)
+    print("ok")
+    """
+)
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_processes_create_one_new_sqlite_study_at_once(tmp_path, run):
+    # four processes opening one new file together: before the retry, about one run in
+    # three lost a process to "UNIQUE constraint failed: alembic_version.version_num"
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    script = tmp_path / "opener.py"
+    script.write_text(OPENER)
+    start = str(time.time() + 3.0)  # both past their imports by then
+    workers = [
+        subprocess.Popen([sys.executable, str(script), url, start], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]  # fmt: skip
+    for w in workers:
+        out, err = w.communicate(timeout=120)
+        assert w.returncode == 0 and out.strip() == "ok", err
+    assert [s.study_name for s in optuna.get_all_study_summaries(url)] == ["s"]
+
+
+def test_a_claim_written_late_by_an_earlier_trial_keeps_the_slot():
+    from skbn.ensemble._slots import SLOT_ATTR, STEP_ATTR, SlotRunner
+
+    storage = optuna.storages.InMemoryStorage()
+    study = optuna.create_study(storage=storage, direction="maximize")
+    early = study.ask()  # asked first; its worker writes the claim only later
+
+    def evaluate(params):
+        # while this (later) trial runs, the earlier one writes its claim of the same slot
+        early.set_user_attr(STEP_ATTR, 0)
+        early.set_user_attr(SLOT_ATTR, 0)
+        return 1.0, {}
+
+    runner = SlotRunner(
+        study, storage, lambda trial: trial.suggest_float("x", 0.0, 1.0), evaluate,
+        optuna.samplers.RandomSampler, seed=0, batch_size=1, deadline=None,
+        log=lambda message: None,
+    )  # fmt: skip
+    runner._run_slot(0, 0, [])
+    # the later trial passed the first check, but gives way at the end
+    states = {t.number: t.state for t in study.trials}
+    assert states == {0: TrialState.RUNNING, 1: TrialState.FAIL}
+    study.tell(early, 0.5)
+    assert list(SlotRunner.completed_in(study, 0)) == [0]
+    assert SlotRunner.completed_in(study, 0)[0].number == 0
