@@ -420,7 +420,9 @@ def to_bif(bn: DiscreteBayesianNetwork) -> str:
     """Write a discrete Bayesian network as BIF text (one row per parent configuration).
 
     A network named after a word of the format (a nameless network is read as
-    ``"network"``) is written as ``unnamed``, which other readers (pyAgrum) accept.
+    ``"network"``) is written as ``unnamed``, which other readers (pyAgrum) accept; in the
+    network's name, characters BIF cannot hold (spaces, quotes, brackets) become ``_``.
+    Variable and state names are data and are refused instead.
 
     Parameters
     ----------
@@ -446,7 +448,9 @@ def to_bif(bn: DiscreteBayesianNetwork) -> str:
     }
     """
     bn = check_writable(bn, "BIF")
-    name = _check_word("Network name", bn.name)
+    # the network's name is a label, not data: what BIF cannot hold becomes "_" (as XDSL's
+    # writer does), so a NET or XDSL network named "my net" converts to BIF
+    name = re.sub(r"[^A-Za-z0-9_.\-]", "_", bn.name).strip("_") or "unnamed"
     if name.lower() in BIF_KEYWORDS:
         # "network network {" (a nameless network read back) stops pyAgrum's parser
         name = "unnamed"

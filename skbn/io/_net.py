@@ -265,8 +265,20 @@ def read_net(path: str | os.PathLike) -> DiscreteBayesianNetwork:
     return parse_net(text, source)
 
 
-def _string(value: str) -> str:
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+def _string(value: str, what: str) -> str:
+    """``value`` in double quotes; refused if it holds a quote or a backslash.
+
+    Hugin NET has no escape for them that other readers understand (pyAgrum stops at a
+    backslash before a quote), so a file skbn writes must not need one.
+    """
+    value = str(value)
+    if '"' in value or "\\" in value:
+        raise ValueError(
+            f"{what} {value!r} cannot be written to Hugin NET: its strings cannot hold a "
+            "double quote or a backslash that other readers (pyAgrum) understand. Rename it, "
+            "or write XDSL, which holds any text."
+        )
+    return '"' + value + '"'
 
 
 def _nested(table: np.ndarray) -> str:
@@ -309,10 +321,13 @@ def to_net(network: DiscreteBayesianNetwork) -> str:
     """
     network = check_writable(network, "Hugin NET")
     check_identifiers(network, "Hugin NET")
-    out = ["net", "{", f"    name = {_string(network.name)};", "}", ""]
+    # the network's name is a label: a quote or backslash in it becomes "_" (see _string)
+    name = network.name.replace('"', "_").replace("\\", "_")
+    out = ["net", "{", f"    name = {_string(name, 'Network name')};", "}", ""]
     for v in network.nodes:
-        st = " ".join(_string(s) for s in network.states[v])
-        out += [f"node {v}", "{", f"    label = {_string(v)};", f"    states = ({st});", "}", ""]
+        st = " ".join(_string(s, f"State of {v!r}") for s in network.states[v])
+        label = _string(v, "Node name")
+        out += [f"node {v}", "{", f"    label = {label};", f"    states = ({st});", "}", ""]
     for v in network.nodes:
         pa = network.parents[v]
         head = f"potential ({v} | {' '.join(pa)})" if pa else f"potential ({v})"

@@ -133,7 +133,31 @@ def test_net_reader_accepts_hugin_features():
     assert bn.name == "demo"
     assert bn.states["a"] == ('x "1"', "y")
     assert bn.cpts["b"].tolist() == [[0.1, 0.9], [0.6, 0.4]]
-    assert_same_network(bn, parse_net(to_net(bn)))
+    # read, yes; written back, no: other readers (pyAgrum) do not take the escaped quote
+    with pytest.raises(ValueError, match="State of 'a' 'x \"1\"' cannot be written to Hugin"):
+        to_net(bn)
+    plain = parse_net(text.replace('"x \\"1\\""', '"x1"'))
+    assert_same_network(plain, parse_net(to_net(plain)))
+
+
+def test_names_other_formats_cannot_hold_are_handled_when_converting(tmp_path):
+    from skbn.io import read_network, write_network
+
+    bn = DiscreteBayesianNetwork(
+        {"a": ["lo", "hi"], "b": ["x", "z"]},
+        {"a": [], "b": ["a"]},
+        {"a": np.array([0.3, 0.7]), "b": np.array([[0.1, 0.9], [0.8, 0.2]])},
+        name='my "first" net',
+    )
+    write_network(bn, tmp_path / "m.net")
+    assert read_network(tmp_path / "m.net").name == "my _first_ net"
+    # a NET network named with spaces converts to BIF (the name is a label, made a word)
+    write_network(read_network(tmp_path / "m.net"), tmp_path / "m.bif")
+    assert read_network(tmp_path / "m.bif").name == "my__first__net"
+    pyagrum = pytest.importorskip("pyagrum")
+    for name in ("m.net", "m.bif"):
+        loaded = pyagrum.loadBN(str(tmp_path / name))
+        assert sorted(loaded.variable(i).name() for i in loaded.nodes()) == ["a", "b"]
 
 
 def test_xdsl_reader_reads_deterministic_nodes_and_parents_order():
