@@ -107,6 +107,10 @@ class CITest(BaseEstimator):
     data_kind: str = "discrete"
     _parameter_constraints: dict = {}
 
+    #: Binds data with missing values; set by :mod:`._testwise` (testwise deletion), which
+    #: builds on this module, so this module needs no import of it.
+    _incomplete_binder = None
+
     def bind(self, X) -> BoundCITest:
         """Validate ``X`` for this test and return a bound tester.
 
@@ -121,9 +125,7 @@ class CITest(BaseEstimator):
         """
         data = check_data_for(self, X)
         if data.has_missing:
-            from skbn.ci_tests._testwise import TestwiseDeletion
-
-            return TestwiseDeletion(self, data)
+            return self._incomplete_binder(self, data)
         return self._bind(data)
 
     def _bind(self, data) -> BoundCITest:  # pragma: no cover - abstract

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from skbn.ci_tests._base import BoundCITest, CIResult
+from skbn.ci_tests._base import BoundCITest, CIResult, CITest
 
 __all__ = ["TestwiseDeletion"]
 
@@ -78,3 +78,8 @@ class TestwiseDeletion(BoundCITest):
         if bound is None:
             return 0.0
         return bound._log_pvalue(0, 1, np.arange(2, len(cond) + 2, dtype=np.int64))
+
+
+# data with missing values binds to testwise deletion (CITest.bind); set here so that the
+# base module does not import this one
+CITest._incomplete_binder = TestwiseDeletion

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from skbn.data import SPARSE_OBSERVED_FRACTION
-from skbn.scores._base import BoundScore
+from skbn.scores._base import BoundScore, Score
 
 __all__ = ["AvailableCaseScore", "GAUSSIAN_NOISE_PENALTY", "NOISE_PENALTY"]
 
@@ -134,3 +134,8 @@ class AvailableCaseScore(BoundScore):
             per = max(per, self.noise_penalty * math.sqrt(n * (n - m) / m))
         penalty = per * bound.n_parameters(0, local_parents) if per else 0.0
         return self.n_samples / m * loglik - penalty
+
+
+# data with missing values binds to available-case scoring (Score.bind); set here so that
+# the base module does not import this one
+Score._incomplete_binder = AvailableCaseScore

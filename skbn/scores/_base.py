@@ -138,6 +138,10 @@ class Score(BaseEstimator):
             raise NotImplementedError
         return self._penalised_bound(data, per)
 
+    #: Binds data with missing values; set by :mod:`._available` (available-case scoring),
+    #: which builds on this module, so this module needs no import of it.
+    _incomplete_binder = None
+
     def _bind_incomplete(self, data) -> BoundScore:
         if not self.handles_missing:
             incomplete = [n for n, ok in zip(data.names, data.observed.all(axis=0)) if not ok]
@@ -148,9 +152,7 @@ class Score(BaseEstimator):
                 "which scores each family on the rows where it is observed; or "
                 "skbn.learners.StructuralEM; or impute first."
             )
-        from skbn.scores._available import AvailableCaseScore
-
-        return AvailableCaseScore(self, data)
+        return self._incomplete_binder(self, data)
 
     def score_graph(self, graph, X) -> float:
         """Total score of ``graph`` on ``X`` (sum of its families' local scores).
