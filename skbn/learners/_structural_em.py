@@ -231,11 +231,7 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
             _, imputed, loglik = tables.estep(codes, log_tables, self.n_particles, seed)
             self.log_likelihoods_.append(float(loglik))
             completed = DiscreteData(imputed, data.arities, data.states, data.names)
-            fitted = clone(learner)
-            if takes_start and iteration > 1:
-                fitted.set_params(start_graph=from_adjacency(dag, data.names, kind="dag"))
-            fitted.fit(completed)
-            new = self._dag_of(fitted, data.names)
+            fitted, new = self._maximise(learner, completed, dag, data.names, takes_start)
             changed = not np.array_equal(new, dag)
             dag = new
             tables = _Tables(dag, data.arities)
@@ -274,11 +270,7 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
             )
             if data.kind == "gaussian":
                 completed = GaussianData(values, data.names)
-            fitted = clone(learner)
-            if takes_start and iteration > 1:
-                fitted.set_params(start_graph=from_adjacency(dag, data.names, kind="dag"))
-            fitted.fit(completed)
-            new = self._dag_of(fitted, data.names)
+            fitted, new = self._maximise(learner, completed, dag, data.names, takes_start)
             changed = not np.array_equal(new, dag)
             dag = new
             params = fit_parameters(as_mixed(completed), dag, CPT_PRIOR_ISS)
@@ -286,6 +278,14 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
                 self.converged_ = True
                 break
         return self._finish(iteration, fitted, completed, data.names)
+
+    def _maximise(self, learner, completed, dag, names, takes_start):
+        """Learn a graph on the completed data, from the current one (after the first)."""
+        fitted = clone(learner)
+        if takes_start and dag.any():
+            fitted.set_params(start_graph=from_adjacency(dag, names, kind="dag"))
+        fitted.fit(completed)
+        return fitted, self._dag_of(fitted, names)
 
     def _finish(self, iteration, fitted, completed, names):
         """Set the fitted attributes from the last iteration."""
