@@ -29,6 +29,8 @@ Usage (the commands behind examples/benchmarks/results/scale/scale.md)::
         --methods skbn-boss --out examples/benchmarks/results/scale/scale.csv
     python -m examples.benchmarks.scale --p 5000 --seeds 0 --limit 1500 \
         --methods skbn-boss skbn-fges --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --p 10000 --seeds 0 --limit 3300 \
+        --methods skbn-boss --out examples/benchmarks/results/scale/scale.csv
     python -m examples.benchmarks.scale --report examples/benchmarks/results/scale/scale.csv \
         --page examples/benchmarks/results/scale/scale.md --note "$NOTE"
 """
@@ -245,12 +247,6 @@ def report(csv: Path, page: Path, note: str = "") -> None:
     lines = [
         "# Scale: 1,000 to 100,000 Gaussian variables",
         "",
-        "Regenerate with:",
-        "",
-        "```bash",
-        *_usage_commands(),
-        "```",
-        "",
         "Copies of ALARM joined by 10% random arcs, linear-Gaussian data, n = "
         f"{int(table.n.iloc[0])}; every fit in its own process on a 2-core machine; time is "
         "the fit alone; peak memory is the process tree's resident memory sampled every "
@@ -318,6 +314,8 @@ def report(csv: Path, page: Path, note: str = "") -> None:
     figure = page.with_name(page.stem + ".png")
     fig.savefig(figure, dpi=110)
     lines += ["", f"![Time, memory and F1-adjacent against the number of variables]({figure.name})"]
+    # the findings first, the commands that made them last
+    lines += ["", "## How to regenerate", "", "```bash", *_usage_commands(), "```"]
     page.write_text("\n".join(lines) + "\n")
     write_manifest(page)
 
