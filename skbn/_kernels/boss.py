@@ -344,21 +344,14 @@ def order_nodes(
     Returns ``(nodes, total, n_missing)``; with ``n_missing > 0`` the result is incomplete and
     the look-ups to finish are in ``missing``.
     """
-    p = order.shape[0]
-    nodes = np.empty(p, dtype=np.int64)
-    count = 0
-    total = 0.0
-    for j in range(p):
-        v = order[j]
-        node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
-        nodes[v] = node
-        if not final or shrink[node] != shrink[node]:
-            count = _record(v, in_prefix, missing, missing_prefix, count)
-        else:
-            total += shrink[node]
-        in_prefix[v] = True
-    for j in range(p):
-        in_prefix[order[j]] = False
+    # the whole order is one stretch after an empty prefix; nodes come back per variable
+    found, scores, count = stretch_nodes(
+        order, in_prefix, roots, n_branch, first, branch_var, branch_child, shrink, missing,
+        missing_prefix,
+    )  # fmt: skip
+    nodes = np.empty(order.shape[0], dtype=np.int64)
+    nodes[order] = found
+    total = 0.0 if count else scores.sum()
     return nodes, total, count
 
 
