@@ -13,9 +13,9 @@ in :mod:`skbn.ci_tests` and orient it with colliders and Meek's rules; the hybri
 restricts hill climbing to a skeleton found by tests, and ``OrderMCMC`` samples topological
 orders within a PC skeleton and returns the best DAG it met.
 
-Markov-blanket learners (``GrowShrink``, ``IAMB``) learn each variable's blanket with
-tests (``HITONPC`` its parents and children), then the skeleton inside the blankets, and
-orient it as PC does.
+Markov-blanket learners (``GrowShrink``, ``IAMB`` with its inter-, fast- and FDR variants,
+``HITONMB``) learn each variable's blanket with tests (``HITONPC`` its parents and children),
+then the skeleton inside the blankets, and orient it as PC does.
 
 Tree learners: ``ChowLiu`` spans the variables with the maximum mutual-information tree,
 and ``TAN`` conditions that tree on a class variable, the structure of a tree-augmented
@@ -25,7 +25,7 @@ naive Bayes classifier (:class:`skbn.classification.BayesianNetworkClassifier`).
 line's ``--learner auto``), chosen by measurement over the bundled networks.
 """
 
-from skbn.learners._blanket import HITONPC, IAMB, GrowShrink
+from skbn.learners._blanket import HITONMB, HITONPC, IAMB, GrowShrink
 from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
 from skbn.learners._fges import FGES
@@ -43,6 +43,7 @@ __all__ = [
     "BOSS",
     "FGES",
     "GRaSP",
+    "HITONMB",
     "HITONPC",
     "IAMB",
     "MMHC",

@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Markov-blanket learners: Grow-Shrink, IAMB and HITON-PC.
+"""Markov-blanket learners: Grow-Shrink, IAMB (and its variants), HITON-PC and HITON-MB.
 
 Each learns the Markov blanket of every variable with conditional-independence tests, keeps
 the blankets that agree (``y`` in the blanket of ``x`` and ``x`` in that of ``y``), finds the
 neighbours inside each blanket (``y`` is not a neighbour of ``x`` when some subset of the
 smaller of the two blankets separates them), and orients the skeleton from the separating
-sets and Meek's rules, as PC does. The blanket phase follows bnlearn 4.9's ``gs``, ``iamb``
-and ``inter.iamb`` step for step (candidates in column order; the first smallest p-value
-wins; IAMB's shrinking phase tests the blanket's members in turn, each given those not yet
-removed, and keeps the last one added), so on the same data, test and ``alpha`` the blankets
-equal bnlearn's ``learn.mb``, and so do the skeleton and the colliders. Where colliders
+sets and Meek's rules, as PC does. The blanket phase follows bnlearn 4.9's ``gs``, ``iamb``,
+``inter.iamb``, ``fast.iamb`` and ``iamb.fdr`` step for step (candidates in column order;
+the first smallest p-value wins; IAMB's shrinking phase tests the blanket's members in turn,
+each given those not yet removed, and keeps the last one added), so on the same data, test
+and ``alpha`` the blankets equal bnlearn's ``learn.mb``, and so do the skeleton and the
+colliders. Where colliders
 conflict (a PDAG with no consistent extension), Meek's rules here and bnlearn's ``cpdag``
 resolve the conflict in different orders and may orient an edge differently.
 
@@ -17,7 +18,9 @@ References
 ----------
 D. Margaritis and S. Thrun, "Bayesian network induction via local neighborhoods", NIPS 1999
 (Grow-Shrink). I. Tsamardinos, C. Aliferis and A. Statnikov, "Algorithms for large scale
-Markov blanket discovery", FLAIRS 2003 (IAMB, inter-IAMB).
+Markov blanket discovery", FLAIRS 2003 (IAMB, inter-IAMB). J. M. Pena, "Learning Gaussian
+graphical models of gene networks with false discovery rate control", EvoBIO 2008 (IAMB-FDR).
+C. F. Aliferis et al., JMLR 11, 2010 (HITON-PC, HITON-MB).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from skbn.ci_tests import CITest
 from skbn.graph._array import meek_orient_array, reaches
 from skbn.utils._param_validation import Interval, StrOptions
 
-__all__ = ["HITONPC", "IAMB", "GrowShrink"]
+__all__ = ["HITONMB", "HITONPC", "IAMB", "GrowShrink"]
 
 
 class _Tester:
@@ -202,11 +205,70 @@ def fast_iamb_blanket(test, x: int, p: int, alpha: float, max_sx: int) -> list[i
     return mb
 
 
+def iamb_fdr_blanket(test, x: int, p: int, alpha: float, max_sx: int) -> list[int]:
+    """The IAMB-FDR blanket of ``x``: IAMB with p-values ranked against an FDR threshold.
+
+    Every round tests each variable against ``x`` given the blanket (without itself) and
+    ranks the p-values; the ``i``-th smallest of ``m`` passes when ``p * m / i * H(m) <=
+    alpha`` (Benjamini and Yekutieli's step-up threshold, ``H`` the harmonic number). The
+    weakest failing member (not the one just added) is removed, else the strongest passing
+    non-member (not the one just removed) is added, one change a round, until nothing
+    changes. A blanket met again marks the last change's variable a culprit, ignored from
+    then on. As bnlearn 4.9's ``iamb.fdr`` step for step.
+    """
+    nodes = [v for v in range(p) if v != x]
+    m = len(nodes)
+    if m == 0:
+        return []
+    ranks = np.arange(1, m + 1, dtype=float)
+    threshold = m / ranks * float(np.sum(1.0 / ranks))
+    mb: list[int] = []
+    culprits: list[int] = []
+    states: list[list[int]] = []
+    last_added = last_removed = None
+    while len(mb) <= max_sx:
+        if any(set(mb) == set(state) for state in states):
+            if last_removed is not None:
+                mb.append(last_removed)
+                culprits.append(last_removed)
+            elif last_added is not None:
+                mb.remove(last_added)
+                culprits.append(last_added)
+            states.pop()
+        states.append(list(mb))
+        before = list(mb)
+        outside = [v for v in nodes if v not in mb]
+        pvalue = dict(zip(outside, test.many(outside, x, mb))) if outside else {}
+        for v in mb:
+            pvalue[v] = test(x, v, [u for u in mb if u != v])
+        ranked = sorted(nodes, key=lambda v: pvalue[v])  # stable: ties in column order
+        passes = {v: pvalue[v] * threshold[i] <= alpha for i, v in enumerate(ranked)}
+        removable = [v for v in ranked if v in mb and v != last_added and v not in culprits]
+        for v in reversed(removable):
+            if not passes[v]:
+                mb.remove(v)
+                last_added, last_removed = None, v
+                break
+        if mb != before:
+            continue
+        for v in ranked:
+            if v in mb or v == last_removed or v in culprits:
+                continue
+            if passes[v]:
+                mb.append(v)
+                last_added, last_removed = v, None
+                break
+        if mb == before:
+            break
+    return mb
+
+
 _BLANKETS = {
     "gs": grow_shrink_blanket,
     "iamb": iamb_blanket,
     "inter": inter_iamb_blanket,
     "fast": fast_iamb_blanket,
+    "fdr": iamb_fdr_blanket,
 }
 
 
@@ -214,30 +276,33 @@ def _smaller(a: list, b: list) -> list:
     return a if len(a) < len(b) else b
 
 
-def _max_pvalue_over_subsets(test, x, y, fixed, pool, alpha, max_size, min_size=0):
+def _separation(test, x, y, fixed, pool, alpha, max_size, min_size=0):
     """Largest p-value of ``x`` vs ``y`` given ``fixed`` plus each subset of ``pool``.
 
     Subsets go by size (``min_size`` to ``max_size``), then in ``itertools.combinations``
-    order; the search stops at the first p-value above ``alpha`` (independence found), which
-    it returns.
+    order; the search stops at the first p-value above ``alpha`` (independence found).
+    Returns that p-value and the separating subset, or the largest p-value and None.
     """
     largest = 0.0
     for size in range(min_size, min(len(pool), max_size) + 1):
         for subset in itertools.combinations(pool, size):
             pvalue = test(x, y, [*fixed, *subset])
             if pvalue > alpha:
-                return pvalue
+                return pvalue, subset
             largest = max(largest, pvalue)
-    return largest
+    return largest, None
 
 
-def _neighbours_of(test, x, sets, alpha, max_sx, markov=True, min_size=0) -> list[int]:
+def _neighbours_of(
+    test, x, sets, alpha, max_sx, markov=True, min_size=0, sepsets=None
+) -> list[int]:
     """The neighbours of ``x`` inside its set ``sets[x]`` (a blanket, or a PC set).
 
     ``y`` in the set stops being a neighbour when some subset (of size ``min_size`` to
     ``max_sx``) of the other members gives a p-value above ``alpha``: of the smaller of the
     two sets (without ``x`` and ``y``) when they are blankets (``markov``), of ``x``'s own
-    otherwise. A set of one member is its neighbour set untested.
+    otherwise. A set of one member is its neighbour set untested. ``sepsets`` (a dict), if
+    given, records the separating subset of each member removed.
     """
     candidates = list(sets[x])
     if len(candidates) <= 1:
@@ -246,8 +311,11 @@ def _neighbours_of(test, x, sets, alpha, max_sx, markov=True, min_size=0) -> lis
     for y in candidates:
         own = [v for v in sets[x] if v != y]
         pool = _smaller(own, [v for v in sets[y] if v != x]) if markov else own
-        if _max_pvalue_over_subsets(test, x, y, (), pool, alpha, max_sx, min_size) > alpha:
+        _, subset = _separation(test, x, y, (), pool, alpha, max_sx, min_size)
+        if subset is not None:
             keep.remove(y)
+            if sepsets is not None:
+                sepsets[y] = subset
     return keep
 
 
@@ -258,12 +326,13 @@ def _neighbours(test, blankets, alpha: float, max_sx: int) -> list[list[int]]:
     return [[y for y in neighbours[x] if x in neighbours[y]] for x in range(p)]
 
 
-def hiton_pc(test, x: int, p: int, alpha: float, max_sx: int) -> list[int]:
+def hiton_pc(test, x: int, p: int, alpha: float, max_sx: int, sepsets=None) -> list[int]:
     """Semi-interleaved HITON-PC: candidate parents and children of ``x``.
 
     The variables dependent on ``x`` on their own are taken in increasing order of that
     p-value; each joins unless some non-empty subset of those already in separates it from
-    ``x``.
+    ``x``. ``sepsets`` (a dict), if given, records the separating set of each variable kept
+    out (empty for those independent on their own).
     """
     nodes = [v for v in range(p) if v != x]
     if not nodes:
@@ -275,9 +344,47 @@ def hiton_pc(test, x: int, p: int, alpha: float, max_sx: int) -> list[int]:
         if association[i] > alpha or len(pc) > max_sx:
             break
         y = nodes[i]
-        if not pc or _max_pvalue_over_subsets(test, x, y, (), pc, alpha, len(pc), 1) <= alpha:
+        subset = _separation(test, x, y, (), pc, alpha, len(pc), 1)[1] if pc else None
+        if subset is None:
             pc.append(y)
+        elif sepsets is not None:
+            sepsets[y] = subset
+    if sepsets is not None:
+        for i in order:
+            if association[i] > alpha:
+                sepsets[nodes[i]] = ()
     return pc
+
+
+def hiton_sets(test, x: int, p: int, alpha: float, max_sx: int) -> tuple[list[int], dict]:
+    """HITON-PC's parents and children of ``x`` after its pruning pass, with separating sets."""
+    sepsets: dict = {}
+    pcs = {x: hiton_pc(test, x, p, alpha, max_sx, sepsets)}
+    found = _neighbours_of(test, x, pcs, alpha, max_sx, markov=False, sepsets=sepsets)
+    return found, sepsets
+
+
+def hiton_spouses(test, x: int, pcs, sepsets: dict, alpha: float, max_sx: int) -> list[int]:
+    """The spouses of ``x`` (HITON-MB): other parents of its children, from the PC sets.
+
+    ``z`` in the parents and children of a member ``y`` of ``x``'s own (and not in them) is
+    a spouse when it is dependent on ``x`` given its separating set together with ``y``:
+    ``x -> y <- z`` is then a collider. ``pcs`` maps ``x`` and each of its members to their
+    sets; ``sepsets`` holds ``x``'s separating sets (a variable with none, left untested by
+    ``max_sx``, is given one by a search over ``x``'s own set).
+    """
+    own = pcs[x]
+    spouses: list[int] = []
+    for y in own:
+        for z in pcs[y]:
+            if z == x or z in own or z in spouses:
+                continue
+            sep = sepsets.get(z)
+            if sep is None:
+                sep = _separation(test, x, z, (), own, alpha, max_sx)[1]
+            if sep is None or (y not in sep and test(x, z, [*sep, y]) <= alpha):
+                spouses.append(z)
+    return spouses
 
 
 def _orient(test, blankets, neighbours, alpha: float, max_sx: int) -> np.ndarray:
@@ -303,7 +410,7 @@ def _orient(test, blankets, neighbours, alpha: float, max_sx: int) -> np.ndarray
                 [v for v in blankets[y] if v not in (x, z)],
                 [v for v in blankets[z] if v not in (x, y)],
             )
-            largest = _max_pvalue_over_subsets(test, y, z, (x,), pool, alpha, max_sx)
+            largest = _separation(test, y, z, (x,), pool, alpha, max_sx)[0]
             if largest <= alpha:
                 colliders.append((largest, y, x, z))
     colliders.sort(key=lambda c: c[0])  # stable: ties keep the order they were found in
@@ -374,6 +481,18 @@ class _BlanketLearner(_LocalLearner):
 
         What :class:`~skbn.feature_selection.MarkovBlanketSelector` asks: the blanket
         phase for ``target`` alone, without the symmetry check against the others.
+
+        Parameters
+        ----------
+        data : DiscreteData, GaussianData or MixedData
+            Data checked by :func:`skbn.data.check_data`.
+        target : int
+            The column's position.
+
+        Returns
+        -------
+        list of int
+            The positions of the blanket's columns, increasing.
         """
         test, max_sx = self._setup(data)
         return sorted(_BLANKETS[self._variant](test, target, data.n_features, self.alpha, max_sx))
@@ -449,9 +568,11 @@ class IAMB(_BlanketLearner):
     Parameters
     ----------
 {_COMMON_DOC}
-    variant : {{"iamb", "inter", "fast"}}, default="iamb"
-        IAMB, inter-IAMB, or fast-IAMB (adds every dependent candidate in one round, while
-        the discrete test's table keeps at least 5 rows per cell).
+    variant : {{"iamb", "inter", "fast", "fdr"}}, default="iamb"
+        IAMB, inter-IAMB, fast-IAMB (adds every dependent candidate in one round, while
+        the discrete test's table keeps at least 5 rows per cell), or IAMB-FDR (one
+        addition or removal a round, each p-value ranked among all variables' and held to
+        a Benjamini-Yekutieli false-discovery threshold at level ``alpha``; Pena 2008).
 
     Attributes
     ----------
@@ -477,7 +598,7 @@ class IAMB(_BlanketLearner):
 
     _parameter_constraints = {
         **GrowShrink._parameter_constraints,
-        "variant": [StrOptions({"iamb", "inter", "fast"})],
+        "variant": [StrOptions({"iamb", "inter", "fast", "fdr"})],
     }
 
     def __init__(self, ci_test=None, alpha=0.05, max_sx=None, variant="iamb"):
@@ -543,13 +664,13 @@ class HITONPC(_LocalLearner):
         self.max_sx = max_sx
 
     def _learn(self, data, prepared):
+        return self._fit_sets(data)[0], "cpdag"
+
+    def _fit_sets(self, data):
+        """The CPDAG, and what it came from: the test, the PC sets, the separating sets."""
         test, max_sx = self._setup(data)
         p = data.n_features
-        pcs = [hiton_pc(test, x, p, self.alpha, max_sx) for x in range(p)]
-        found = [
-            _neighbours_of(test, x, pcs, self.alpha, max_sx, markov=False, min_size=1)
-            for x in range(p)
-        ]
+        found, sepsets = zip(*(hiton_sets(test, x, p, self.alpha, max_sx) for x in range(p)))
         # the neighbours' neighbours stand for the blankets in the collider tests
         blankets = []
         for x in range(p):
@@ -560,10 +681,94 @@ class HITONPC(_LocalLearner):
         self.parents_and_children_ = {
             data.names[x]: [data.names[y] for y in sorted(neighbours[x])] for x in range(p)
         }
-        return A, "cpdag"
+        return A, (test, found, sepsets, max_sx)
 
     def _parents_and_children_of(self, data, target: int) -> list[int]:
         """One variable's set alone, as bnlearn's ``learn.nbr(method="si.hiton.pc")``."""
         test, max_sx = self._setup(data)
-        pcs = {target: hiton_pc(test, target, data.n_features, self.alpha, max_sx)}
-        return sorted(_neighbours_of(test, target, pcs, self.alpha, max_sx, markov=False))
+        return sorted(hiton_sets(test, target, data.n_features, self.alpha, max_sx)[0])
+
+
+class HITONMB(HITONPC):
+    """HITON-MB: each variable's Markov blanket from HITON-PC's parents and children.
+
+    The blanket of ``x`` is its parents and children (as :class:`HITONPC` finds them,
+    before the symmetry check) and its spouses: a variable ``z`` among the parents and
+    children of a member ``y`` is a spouse when ``x`` and ``z`` are dependent given the set
+    that separated them together with ``y`` (``x -> y <- z``). The graph is
+    :class:`HITONPC`'s. :class:`~skbn.feature_selection.MarkovBlanketSelector` with this
+    learner runs HITON-PC only for the target and its parents and children.
+
+    Parameters
+    ----------
+    ci_test : str, CITest or None, default=None
+        The test, by family name or as an object; None means ``"g_sq"`` on discrete data and
+        ``"fisher_z"`` on continuous data. ``"mi"`` is bnlearn's test of that name.
+    alpha : float, default=0.05
+        Significance level: a p-value above it is independence.
+    max_sx : int, default=None
+        Largest conditioning set; None for no limit.
+
+    Attributes
+    ----------
+    graph_ : networkx.DiGraph
+        The CPDAG (:class:`HITONPC`'s).
+    parents_and_children_ : dict of str to list of str
+        Each variable's neighbours (after the symmetry check).
+    markov_blankets_ : dict of str to list of str
+        Each variable's blanket, in column order.
+    network_, parameters_, feature_names_in_, n_features_in_, data_kind_
+        As for every skbn learner.
+
+    References
+    ----------
+    C. F. Aliferis, A. Statnikov, I. Tsamardinos, S. Mani and X. D. Koutsoukos, "Local causal
+    and Markov blanket induction for causal discovery and feature selection for
+    classification. Part I", JMLR 11, 2010.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.learners import HITONMB
+    >>> X = load_network("asia").sample(5000, random_state=0)
+    >>> HITONMB(alpha=0.01).fit(X).markov_blanket("bronc")  # smoke -> bronc -> dysp <- either
+    ['smoke', 'either', 'dysp']
+    """
+
+    def _learn(self, data, prepared):
+        A, (test, found, sepsets, max_sx) = self._fit_sets(data)
+        pcs = dict(enumerate(found))
+        self.markov_blankets_ = {}
+        for x in range(data.n_features):
+            spouses = hiton_spouses(test, x, pcs, sepsets[x], self.alpha, max_sx)
+            members = sorted({*found[x], *spouses})
+            self.markov_blankets_[data.names[x]] = [data.names[v] for v in members]
+        return A, "cpdag"
+
+    markov_blanket = _BlanketLearner.markov_blanket
+
+    def blanket_of(self, data, target: int) -> list[int]:
+        """Learn the blanket of one column of checked ``data`` (positions), nothing else.
+
+        HITON-PC runs for the target and for each of its parents and children only.
+
+        Parameters
+        ----------
+        data : DiscreteData, GaussianData or MixedData
+            Data checked by :func:`skbn.data.check_data`.
+        target : int
+            The column's position.
+
+        Returns
+        -------
+        list of int
+            The positions of the blanket's columns, increasing.
+        """
+        test, max_sx = self._setup(data)
+        p = data.n_features
+        own, sepsets = hiton_sets(test, target, p, self.alpha, max_sx)
+        pcs = {target: own}
+        for y in own:
+            pcs[y] = hiton_sets(test, y, p, self.alpha, max_sx)[0]
+        spouses = hiton_spouses(test, target, pcs, sepsets, self.alpha, max_sx)
+        return sorted({*own, *spouses})

@@ -91,6 +91,7 @@ def gaussian_learners() -> list:
     from skbn.learners import (
         BOSS,
         FGES,
+        HITONMB,
         HITONPC,
         IAMB,
         MMHC,
@@ -120,6 +121,8 @@ def gaussian_learners() -> list:
         GrowShrink("fisher_z"),
         IAMB("fisher_z"),
         HITONPC("fisher_z"),
+        HITONMB("fisher_z"),
+        IAMB("fisher_z", variant="fdr"),
         TAN(criterion="loglik-g"),
         StructureLearningEnsemble([HillClimb(random_state=0), FGES()], selection_score="bic-g"),
         BootstrapPosetLearner(

@@ -3,7 +3,7 @@
 
 Needs R with bnlearn (4.9 was used). For each case (network, sample size, seed: skbn's
 sampler regenerates the data, written with every value as a string, so only bnlearn's answers
-are stored) and each method (``gs``, ``iamb``, ``inter.iamb``, ``fast.iamb``,
+are stored) and each method (``gs``, ``iamb``, ``inter.iamb``, ``fast.iamb``, ``iamb.fdr``,
 ``si.hiton.pc``), with ``test="mi"`` and ``alpha=0.05``: ``learn.mb`` for every variable
 (``learn.nbr`` for ``si.hiton.pc``, whose sets are parents and children), and the arcs of the
 whole learner's graph (an undirected edge as both arcs; ``si.hiton.pc`` with
@@ -17,13 +17,13 @@ from tests.data._rscript import run_on_samples
 
 CASES = [("asia", 2000, 1), ("sachs", 2000, 2), ("child", 2000, 7), ("insurance", 2000, 9),
          ("alarm", 3000, 8), ("hailfinder", 2000, 3)]  # fmt: skip
-METHODS = ["gs", "iamb", "inter.iamb", "fast.iamb", "si.hiton.pc"]
+METHODS = ["gs", "iamb", "inter.iamb", "fast.iamb", "iamb.fdr", "si.hiton.pc"]
 R = r"""
 suppressMessages(library(bnlearn))
 args <- commandArgs(trailingOnly = TRUE)
 data <- read.csv(args[1], colClasses = "character", check.names = FALSE, na.strings = character(0))
 data[] <- lapply(data, factor)
-for (m in c("gs", "iamb", "inter.iamb", "fast.iamb", "si.hiton.pc")) {
+for (m in c("gs", "iamb", "inter.iamb", "fast.iamb", "iamb.fdr", "si.hiton.pc")) {
   for (v in names(data)) {
     mb <- if (m == "si.hiton.pc") learn.nbr(data, node = v, method = m, test = "mi", alpha = 0.05)
           else learn.mb(data, node = v, method = m, test = "mi", alpha = 0.05)

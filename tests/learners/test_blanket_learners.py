@@ -5,9 +5,8 @@
 regenerates here (every value as a string, as bnlearn read them); the tests need no R. The
 blanket phase follows bnlearn step for step, so with bnlearn's ``mi`` test every variable's
 blanket must be bnlearn's ``learn.mb`` (HITON-PC's parents and children its ``learn.nbr``),
-and the learner's graph bnlearn's ``gs``, ``iamb``, ``inter.iamb``, ``fast.iamb`` or
-``si.hiton.pc`` graph,
-arc for arc.
+and the learner's graph bnlearn's ``gs``, ``iamb``, ``inter.iamb``, ``fast.iamb``,
+``iamb.fdr`` or ``si.hiton.pc`` graph, arc for arc.
 """
 
 import json
@@ -17,7 +16,8 @@ import pytest
 
 from skbn.datasets import load_network
 from skbn.feature_selection import MarkovBlanketSelector
-from skbn.learners import HITONPC, IAMB, GrowShrink
+from skbn.graph import markov_blanket
+from skbn.learners import HITONMB, HITONPC, IAMB, GrowShrink
 
 ORACLE = json.loads(
     (Path(__file__).parents[1] / "data" / "bnlearn_blanket_oracle.json").read_text()
@@ -27,6 +27,7 @@ LEARNERS = {
     "iamb": lambda: IAMB("mi", alpha=0.05),
     "inter.iamb": lambda: IAMB("mi", alpha=0.05, variant="inter"),
     "fast.iamb": lambda: IAMB("mi", alpha=0.05, variant="fast"),
+    "iamb.fdr": lambda: IAMB("mi", alpha=0.05, variant="fdr"),
     "si.hiton.pc": lambda: HITONPC("mi", alpha=0.05),
 }
 
@@ -86,3 +87,61 @@ def test_selector_with_a_blanket_learner_reads_the_target_blanket_only():
     frame = X.drop(columns=target).assign(class_=X[target])
     found = IAMB("mi").blanket_of(check_data(frame), frame.shape[1] - 1)
     assert list(selector.markov_blanket_) == list(frame.columns[found])
+
+
+def _collider_frame(n=4000, seed=0):
+    """a and b independent causes of c (noisy OR), d a child of c; a's blanket is {b, c}."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    a = rng.random(n) < 0.5
+    b = rng.random(n) < 0.5
+    c = np.where(rng.random(n) < 0.9, a | b, ~(a | b))
+    d = np.where(rng.random(n) < 0.85, c, ~c)
+    return pd.DataFrame({"a": a, "b": b, "c": c, "d": d}).astype(int).astype(str)
+
+
+def test_hiton_mb_adds_the_spouse_that_hiton_pc_leaves_out():
+    from skbn.data import check_data
+
+    X = _collider_frame()
+    data = check_data(X)
+    # b is independent of a on its own, so HITON-PC keeps it out of a's set; given c they
+    # are dependent (a -> c <- b), so HITON-MB adds it back as a spouse
+    assert HITONPC("mi")._parents_and_children_of(data, 0) == [2]
+    assert HITONMB("mi").blanket_of(data, 0) == [1, 2]
+    assert HITONMB("mi").blanket_of(data, 3) == [2]  # d's blanket is its parent alone
+    learner = HITONMB("mi").fit(X)
+    assert learner.markov_blanket("a") == ["b", "c"]
+    assert learner.markov_blanket("c") == ["a", "b", "d"]
+
+
+def test_hiton_mb_graph_is_hiton_pcs_and_blankets_match_the_one_target_route(case):
+    from skbn.data import check_data
+
+    spec, X = case
+    learner = HITONMB("mi").fit(X)
+    assert set(learner.graph_.edges) == set(map(tuple, spec["si.hiton.pc"]["arcs"]))
+    data = check_data(X)
+    for j, node in enumerate(X.columns):
+        blanket = learner.markov_blanket(node)
+        # the selector's route (HITON-PC for the target and its members only) agrees
+        assert list(X.columns[learner.blanket_of(data, j)]) == blanket
+        # parents and children (before the symmetry check) are in the blanket
+        assert set(learner.parents_and_children_[node]) <= set(blanket)
+
+
+def test_hiton_mb_finds_alarms_blankets():
+    # against the true blankets of ALARM at n = 10,000 (mean F1 measured 0.877; IAMB 0.884)
+    import numpy as np
+
+    network = load_network("alarm")
+    X = network.sample(10000, random_state=0)
+    learner = HITONMB().fit(X)
+    scores = []
+    for node in X.columns:
+        found = set(learner.markov_blanket(node))
+        true = set(markov_blanket(network.graph, node))
+        scores.append(2 * len(found & true) / (len(found) + len(true)) if found | true else 1.0)
+    assert np.mean(scores) >= 0.85
