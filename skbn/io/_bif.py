@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import re
+from array import array
 from pathlib import Path
 
 import numpy as np
@@ -60,11 +61,17 @@ class BIFError(NetworkFileError):
 
 
 class _Parser:
+    """Tokens read one at a time: the file's tokens are never all held at once."""
+
     def __init__(self, text: str, source: str) -> None:
         self.text = text
         self.source = source
-        self.tokens: list[tuple[str, int]] = []
-        pos = 0
+        self._tokens = self._scan()
+        self._ahead = next(self._tokens, None)
+        self._last = 0  # where the token read last starts
+
+    def _scan(self):
+        text, pos = self.text, 0
         for m in _TOKEN.finditer(text):
             if m.start() != pos:
                 self.fail_at(pos, f"unexpected character {text[pos]!r}")
@@ -75,31 +82,36 @@ class _Parser:
             if kind == "unclosed":  # found at once: rescanning for '*/' would be quadratic
                 self.fail_at(m.start(), "comment opened with '/*' is never closed")
             value = m.group()
-            if kind == "quoted":
-                value = value[1:-1]
-            self.tokens.append((value, m.start()))
+            yield (value[1:-1] if kind == "quoted" else value), m.start()
         if pos != len(text):
             self.fail_at(pos, f"unexpected character {text[pos]!r}")
-        self.i = 0
 
     def line_of(self, pos: int) -> int:
         return self.text.count("\n", 0, pos) + 1
+
+    def mark(self) -> int:
+        """Where the next token starts (the end of the text after the last)."""
+        return self._ahead[1] if self._ahead is not None else len(self.text)
 
     def fail_at(self, pos: int, message: str):
         raise BIFError(f"{self.source}, line {self.line_of(pos)}: {message}")
 
     def fail(self, message: str):
-        pos = self.tokens[self.i][1] if self.i < len(self.tokens) else len(self.text)
-        self.fail_at(pos, message)
+        """Fail at the next token."""
+        self.fail_at(self.mark(), message)
+
+    def fail_last(self, message: str):
+        """Fail at the token read last."""
+        self.fail_at(self._last, message)
 
     def peek(self) -> str | None:
-        return self.tokens[self.i][0] if self.i < len(self.tokens) else None
+        return self._ahead[0] if self._ahead is not None else None
 
     def next(self, what: str = "a token") -> str:
-        if self.i >= len(self.tokens):
+        if self._ahead is None:
             self.fail(f"unexpected end of file, expected {what}")
-        value = self.tokens[self.i][0]
-        self.i += 1
+        value, self._last = self._ahead
+        self._ahead = next(self._tokens, None)
         return value
 
     def expect(self, value: str) -> None:
@@ -110,7 +122,7 @@ class _Parser:
                 if got is not None
                 else f"unexpected end of file, expected {value!r}"
             )
-        self.i += 1
+        self.next()
 
     def skip_statement(self) -> None:
         """Skip to the end of a ``property ... ;`` statement."""
@@ -136,24 +148,28 @@ class _Parser:
             if tok == ",":
                 continue
             if tok in "{}()[];|":
-                self.fail(f"expected a name, got {tok!r}")
+                self.fail_last(f"expected a name, got {tok!r}")
             items.append(tok)
 
-    def numbers(self) -> list[float]:
-        """Probabilities up to ';' (consumed), commas optional."""
-        values = []
+    def numbers(self, limit: int, what: str) -> array:
+        """Probabilities up to ';' (consumed), commas optional; at most ``limit`` of them.
+
+        Reading stops at the first value past ``limit`` (``what`` names the entry in the
+        message), so an oversized entry is refused without being held.
+        """
+        values = array("d")  # 8 bytes a value, whatever the count
         while True:
-            start = self.i
             tok = self.next("a number or ';'")
             if tok == ";":
                 return values
             if tok == ",":
                 continue
+            if len(values) == limit:
+                self.fail_last(f"{what} has more than the {limit:,} values expected")
             try:
                 values.append(float(tok))
             except ValueError:
-                self.i = start
-                self.fail(f"expected a probability, got {tok!r}")
+                self.fail_last(f"expected a probability, got {tok!r}")
 
 
 def parse_bif(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
@@ -200,8 +216,7 @@ def parse_bif(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
         elif keyword == "probability":
             _parse_probability(ps, states, parents, cpts)
         else:
-            ps.i -= 1
-            ps.fail(f"expected 'network', 'variable' or 'probability', got {keyword!r}")
+            ps.fail_last(f"expected 'network', 'variable' or 'probability', got {keyword!r}")
     if not states:
         raise BIFError(f"{source}: no variable is declared (is this a BIF file?)")
     missing = [v for v in states if v not in cpts]
@@ -214,11 +229,10 @@ def parse_bif(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
 
 
 def _parse_variable(ps: _Parser, states: dict) -> None:
-    start = ps.i
+    start = ps.mark()
     var = ps.next("a variable name")
     if var in states:
-        ps.i = start
-        ps.fail(f"variable {var!r} is declared twice")
+        ps.fail_at(start, f"variable {var!r} is declared twice")
     ps.expect("{")
     declared = None
     while True:
@@ -229,41 +243,39 @@ def _parse_variable(ps: _Parser, states: dict) -> None:
             ps.skip_statement()
         elif tok == "type":
             if ps.next("'discrete'") != "discrete":
-                ps.i -= 1
-                ps.fail("only discrete variables are supported")
+                ps.fail_last("only discrete variables are supported")
             ps.expect("[")
+            count_at = ps.mark()
             count_tok = ps.next("the number of states")
             try:
                 count = int(count_tok)
             except ValueError:
-                ps.i -= 1
-                ps.fail(f"expected the number of states, got {count_tok!r}")
+                ps.fail_last(f"expected the number of states, got {count_tok!r}")
             ps.expect("]")
             if count < 1:
-                ps.i -= 2
-                ps.fail(f"variable {var!r} declares {count} states; it needs at least one")
+                ps.fail_at(
+                    count_at, f"variable {var!r} declares {count} states; it needs at least one"
+                )
             ps.expect("{")
-            here = ps.i
+            here = ps.mark()
             declared = ps.word_list("}")
             if len(declared) != count or len(set(declared)) != count:
-                ps.i = here
-                ps.fail(
+                ps.fail_at(
+                    here,
                     f"variable {var!r} declares {count} states but lists "
-                    f"{len(declared)} ({len(set(declared))} distinct)"
+                    f"{len(declared)} ({len(set(declared))} distinct)",
                 )
             ps.expect(";")
         else:
-            ps.i -= 1
-            ps.fail(f"expected 'type' or 'property', got {tok!r}")
+            ps.fail_last(f"expected 'type' or 'property', got {tok!r}")
     if declared is None:
-        ps.i = start
-        ps.fail(f"variable {var!r} has no type declaration")
+        ps.fail_at(start, f"variable {var!r} has no type declaration")
     states[var] = tuple(declared)
 
 
 def _parse_probability(ps: _Parser, states: dict, parents: dict, cpts: dict) -> None:
     ps.expect("(")
-    head = ps.i
+    head = ps.mark()
     names = []
     given = None
     while True:
@@ -276,84 +288,81 @@ def _parse_probability(ps: _Parser, states: dict, parents: dict, cpts: dict) -> 
         if tok != ",":
             names.append(tok)
     if not names or given == 0:
-        ps.i = head
-        ps.fail("a probability block needs a child variable before '|'")
+        ps.fail_at(head, "a probability block needs a child variable before '|'")
     child, pa = names[0], tuple(names[1:])
     if given is None and pa:
-        ps.i = head
-        ps.fail("several variables without '|' in a probability block")
+        ps.fail_at(head, "several variables without '|' in a probability block")
     for v in names:
         if v not in states:
-            ps.i = head
-            ps.fail(f"variable {v!r} is used before it is declared")
+            ps.fail_at(head, f"variable {v!r} is used before it is declared")
     if child in cpts:
-        ps.i = head
-        ps.fail(f"second probability block for {child!r}")
+        ps.fail_at(head, f"second probability block for {child!r}")
     r = len(states[child])
     pa_shape = tuple(len(states[u]) for u in pa)
     entries = r * math.prod(pa_shape)
     if entries > MAX_TABLE_ENTRIES:
-        ps.i = head
-        ps.fail(
+        ps.fail_at(
+            head,
             f"the table of {child!r} given {len(pa)} parents would hold {entries:,} "
             f"probabilities, more than the {MAX_TABLE_ENTRIES:,} this reader accepts "
-            "(skbn.io.MAX_TABLE_ENTRIES)"
+            "(skbn.io.MAX_TABLE_ENTRIES)",
         )
     table = np.full(pa_shape + (r,), np.nan)
     rows_seen: set = set()
     ps.expect("{")
     while True:
-        start = ps.i
+        start = ps.mark()
         tok = ps.next("'table', '(', 'default' or '}'")
         if tok == "}":
             break
         if tok == "property":
             ps.skip_statement()
         elif tok == "table":
-            values = ps.numbers()
+            values = ps.numbers(table.size, f"the table of {child!r}")
             if len(values) != table.size:
-                ps.i = start
-                ps.fail(f"table of {child!r} has {len(values)} values, expected {table.size}")
+                ps.fail_at(
+                    start, f"table of {child!r} has {len(values)} values, expected {table.size}"
+                )
             arr = np.moveaxis(np.asarray(values).reshape((r,) + pa_shape), 0, -1)
             _check_rows(ps, start, child, arr.reshape(-1, r))
             table[...] = arr
         elif tok == "default":
-            values = ps.numbers()
+            values = ps.numbers(r, f"the default row of {child!r}")
             if len(values) != r:
-                ps.i = start
-                ps.fail(f"default row of {child!r} has {len(values)} values, expected {r}")
+                ps.fail_at(
+                    start, f"default row of {child!r} has {len(values)} values, expected {r}"
+                )
             _check_rows(ps, start, child, np.asarray([values]))
             unset = np.isnan(table[..., 0])
             table[unset] = values
         elif tok == "(":
             config = ps.word_list(")")
             if len(config) != len(pa):
-                ps.i = start
-                ps.fail(f"row of {child!r} names {len(config)} parent states, expected {len(pa)}")
+                ps.fail_at(
+                    start, f"row of {child!r} names {len(config)} parent states, expected {len(pa)}"
+                )
             index = []
             for u, s in zip(pa, config):
                 try:
                     index.append(states[u].index(s))
                 except ValueError:
-                    ps.i = start
-                    ps.fail(f"{s!r} is not a state of {u!r}")
-            values = ps.numbers()
+                    ps.fail_at(start, f"{s!r} is not a state of {u!r}")
+            values = ps.numbers(r, f"row {tuple(config)} of {child!r}")
             if len(values) != r:
-                ps.i = start
-                ps.fail(f"row {tuple(config)} of {child!r} has {len(values)} values, expected {r}")
+                ps.fail_at(
+                    start,
+                    f"row {tuple(config)} of {child!r} has {len(values)} values, expected {r}",
+                )
             _check_rows(ps, start, child, np.asarray([values]))
             if tuple(index) in rows_seen:
-                ps.i = start
-                ps.fail(f"row {tuple(config)} of {child!r} is given twice")
+                ps.fail_at(start, f"row {tuple(config)} of {child!r} is given twice")
             rows_seen.add(tuple(index))
             table[tuple(index)] = values
         else:
-            ps.i -= 1
-            ps.fail(f"expected 'table', '(', 'default' or '}}', got {tok!r}")
+            ps.fail_last(f"expected 'table', '(', 'default' or '}}', got {tok!r}")
     rows = table.reshape(-1, r)
     if np.isnan(rows).any():
-        ps.i = head
-        ps.fail(f"probability block of {child!r} leaves parent configurations unspecified")
+        ps.fail_at(head, f"probability block of {child!r} leaves parent configurations unspecified")
     cpts[child] = (rows / rows.sum(axis=1, keepdims=True)).reshape(table.shape)
     parents[child] = pa
 
@@ -361,8 +370,7 @@ def _parse_probability(ps: _Parser, states: dict, parents: dict, cpts: dict) -> 
 def _check_rows(ps: _Parser, start: int, child: str, rows: np.ndarray) -> None:
     sums = rows.sum(axis=1)
     if np.any(rows < 0) or np.any(np.abs(sums - 1) > ROW_SUM_TOLERANCE):
-        ps.i = start
-        ps.fail(f"probabilities of {child!r} are negative or do not sum to 1")
+        ps.fail_at(start, f"probabilities of {child!r} are negative or do not sum to 1")
 
 
 def read_bif(path: str | os.PathLike) -> DiscreteBayesianNetwork:

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import os
 import re
+from array import array
 
 import numpy as np
 
 from skbn.io._common import (
+    MAX_TABLE_ENTRIES,
     NetworkFileError,
     build_network,
     check_identifiers,
@@ -43,10 +45,16 @@ _UNSUPPORTED = {"continuous", "decision", "utility", "function", "class", "insta
 
 
 class _Tokens:
+    """Tokens read one at a time: the file's tokens are never all held at once."""
+
     def __init__(self, text: str, source: str) -> None:
         self.text, self.source = text, source
-        self.items: list[tuple[str, str, int]] = []
-        pos = 0
+        self._items = self._scan()
+        self._ahead = next(self._items, None)  # (kind, value, position) or None
+        self._last = 0  # where the token read last starts
+
+    def _scan(self):
+        text, pos = self.text, 0
         for m in _TOKEN.finditer(text):
             if m.start() != pos:
                 break
@@ -56,35 +64,44 @@ class _Tokens:
             value = m.group()
             if m.lastgroup == "quoted":
                 value = re.sub(r"\\(.)", r"\1", value[1:-1])
-            self.items.append((m.lastgroup, value, m.start()))
+            yield m.lastgroup, value, m.start()
         if pos != len(text):
-            self.i = len(self.items)
             self.fail_at(pos, f"unexpected character {text[pos]!r}")
-        self.i = 0
 
     def fail_at(self, pos: int, message: str):
         line = self.text.count("\n", 0, pos) + 1
         raise NetworkFileError(f"{self.source}, line {line}: {message}")
 
+    def mark(self) -> int:
+        """Where the next token starts (the end of the text after the last)."""
+        return self._ahead[2] if self._ahead is not None else len(self.text)
+
     def fail(self, message: str):
-        pos = self.items[self.i][2] if self.i < len(self.items) else len(self.text)
-        self.fail_at(pos, message)
+        """Fail at the next token."""
+        self.fail_at(self.mark(), message)
+
+    def fail_last(self, message: str):
+        """Fail at the token read last."""
+        self.fail_at(self._last, message)
 
     def peek(self) -> str | None:
-        return self.items[self.i][1] if self.i < len(self.items) else None
+        return self._ahead[1] if self._ahead is not None else None
+
+    def _closing(self) -> bool:
+        """Whether the next token is an unquoted ``)``."""
+        return self._ahead is not None and self._ahead[1] == ")" and self._ahead[0] != "quoted"
 
     def next(self, what: str) -> tuple[str, str]:
-        if self.i >= len(self.items):
+        if self._ahead is None:
             self.fail(f"unexpected end of file, expected {what}")
-        kind, value, _ = self.items[self.i]
-        self.i += 1
+        kind, value, self._last = self._ahead
+        self._ahead = next(self._items, None)
         return kind, value
 
     def expect(self, value: str) -> None:
         kind, got = self.next(repr(value))
         if got != value or kind == "quoted":
-            self.i -= 1
-            self.fail(f"expected {value!r}, got {got!r}")
+            self.fail_last(f"expected {value!r}, got {got!r}")
 
     def value(self, depth: int = 0):
         """An attribute value: a string, a word or number, or a (nested) list."""
@@ -92,19 +109,46 @@ class _Tokens:
         if kind == "quoted" or kind == "word":
             return tok
         if tok != "(":
-            self.i -= 1
-            self.fail(f"expected a value, got {tok!r}")
+            self.fail_last(f"expected a value, got {tok!r}")
         if depth >= _MAX_DEPTH:
-            self.i -= 1
-            self.fail(f"lists nested more than {_MAX_DEPTH} deep")
+            self.fail_last(f"lists nested more than {_MAX_DEPTH} deep")
         items = []
-        while self.peek() != ")" or self.items[self.i][0] == "quoted":
+        while not self._closing():
             items.append(self.value(depth + 1))
-        self.i += 1
+        self.next("')'")
         return items
 
-    def attributes(self) -> dict:
-        """``{ name = value; ... }`` into a dict (the braces consumed)."""
+    def numbers(self, limit: int, what: str) -> array:
+        """A (nested) list of numbers, flattened; reading stops past ``limit`` of them."""
+        values = array("d")  # 8 bytes a value, whatever the count
+        kind, tok = self.next("a list of numbers")
+        if tok != "(" or kind == "quoted":
+            self.fail_last(f"{what} is not a list of numbers")
+        depth = 1
+        while depth:
+            kind, tok = self.next("')'")
+            if kind == "punct" and tok in ("(", ")"):
+                depth += 1 if tok == "(" else -1
+                if depth > _MAX_DEPTH:
+                    self.fail_last(f"lists nested more than {_MAX_DEPTH} deep")
+                continue
+            if len(values) == limit:
+                self.fail_last(f"{what} has more than the {limit:,} numbers expected")
+            try:
+                if kind != "word":
+                    raise ValueError(tok)
+                values.append(float(tok))
+            except ValueError:
+                self.fail_last(f"{what} holds something that is not a number")
+        return values
+
+    def attributes(self, numeric: dict | None = None) -> dict:
+        """``{ name = value; ... }`` into a dict (the braces consumed).
+
+        ``numeric`` maps attribute names read as flat lists of numbers to ``(limit, what)``
+        (:meth:`numbers`).
+        """
+        numeric = numeric or {}
         self.expect("{")
         found: dict = {}
         while True:
@@ -112,11 +156,13 @@ class _Tokens:
             if name == "}" and kind != "quoted":
                 return found
             if kind != "word":
-                self.i -= 1
-                self.fail(f"expected an attribute name, got {name!r}")
-            start = self.i - 1
+                self.fail_last(f"expected an attribute name, got {name!r}")
+            start = self._last
             self.expect("=")
-            found[name] = (self.value(), start)
+            if name in numeric:
+                found[name] = (self.numbers(*numeric[name]), start)
+            else:
+                found[name] = (self.value(), start)
             self.expect(";")
 
 
@@ -161,9 +207,9 @@ def parse_net(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
     ts = _Tokens(text, source)
     name = "network"
     states: dict[str, tuple[str, ...]] = {}
-    tables: dict[str, tuple[tuple[str, ...], object, int]] = {}
+    tables: dict[str, tuple[tuple[str, ...], list, int]] = {}
     while ts.peek() is not None:
-        start = ts.i
+        start = ts.mark()
         kind, keyword = ts.next("'net', 'node' or 'potential'")
         if keyword == "net" and kind == "word":
             attrs = ts.attributes()
@@ -174,16 +220,16 @@ def parse_net(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
                 ts.expect("node")
             _, var = ts.next("a node name")
             if var in states:
-                ts.i = start
-                ts.fail(f"node {var!r} is declared twice")
+                ts.fail_at(start, f"node {var!r} is declared twice")
             attrs = ts.attributes()
             if "states" not in attrs or not isinstance(attrs["states"][0], list):
-                ts.i = start
-                ts.fail(f"node {var!r} has no 'states = (...)' list")
+                ts.fail_at(start, f"node {var!r} has no 'states = (...)' list")
             st = attrs["states"][0]
             if not st or any(isinstance(s, list) for s in st) or len(set(st)) != len(st):
-                ts.i = attrs["states"][1]
-                ts.fail(f"node {var!r} needs at least one state and distinct state names")
+                ts.fail_at(
+                    attrs["states"][1],
+                    f"node {var!r} needs at least one state and distinct state names",
+                )
             states[var] = tuple(st)
         elif keyword == "potential" and kind == "word":
             ts.expect("(")
@@ -197,48 +243,48 @@ def parse_net(text: str, source: str = "<string>") -> DiscreteBayesianNetwork:
                     continue
                 names.append(tok)
             if not names or given == 0 or (given is None and len(names) > 1):
-                ts.i = start
-                ts.fail("a potential needs '(child)' or '(child | parents)'")
+                ts.fail_at(start, "a potential needs '(child)' or '(child | parents)'")
             child = names[0]
             if child in tables:
-                ts.i = start
-                ts.fail(f"second potential for {child!r}")
-            attrs = ts.attributes()
+                ts.fail_at(start, f"second potential for {child!r}")
+            # the data is read against the table's size when its nodes are declared already
+            # (as Hugin writes them), against the largest table accepted otherwise
+            limit = MAX_TABLE_ENTRIES
+            if all(v in states for v in names):
+                shape = tuple(len(states[u]) for u in names[1:]) + (len(states[child]),)
+                limit = check_table_size(_where(source, text, start), child, shape)
+            attrs = ts.attributes({"data": (limit, f"the data of {child!r}")})
             if "data" not in attrs:
-                ts.i = start
-                ts.fail(f"the potential of {child!r} has no 'data = (...)'")
+                ts.fail_at(start, f"the potential of {child!r} has no 'data = (...)'")
             tables[child] = (tuple(names[1:]), attrs["data"][0], start)
         elif kind == "word" and keyword in _UNSUPPORTED:
-            ts.i = start
-            ts.fail(
+            ts.fail_at(
+                start,
                 f"'{keyword}' blocks are not supported: skbn reads discrete chance nodes "
-                "(node/discrete node) and their potentials"
+                "(node/discrete node) and their potentials",
             )
         else:
-            ts.i = start
-            ts.fail(f"expected 'net', 'node' or 'potential', got {keyword!r}")
+            ts.fail_at(start, f"expected 'net', 'node' or 'potential', got {keyword!r}")
     if not states:
         raise NetworkFileError(f"{source}: no node is declared (is this a Hugin NET file?)")
     parents, cpts = {}, {}
     for child, (pa, data, start) in tables.items():
-        ts.i = start
         unknown = [v for v in (child, *pa) if v not in states]
         if unknown:
-            ts.fail(f"the potential of {child!r} names undeclared nodes {unknown}")
-        where = f"{source}, line {text.count(chr(10), 0, ts.items[start][2]) + 1}"
+            ts.fail_at(start, f"the potential of {child!r} names undeclared nodes {unknown}")
+        where = _where(source, text, start)
         shape = tuple(len(states[u]) for u in pa) + (len(states[child]),)
         check_table_size(where, child, shape)
-        flat = _flatten(data)
-        try:
-            values = np.array(flat, dtype=np.float64)
-        except ValueError:
-            ts.fail(f"the data of {child!r} holds something that is not a number")
-        cpts[child] = rows_to_table(where, child, values, shape)
+        cpts[child] = rows_to_table(where, child, np.array(data, dtype=np.float64), shape)
         parents[child] = pa
     for var in states:
         if var not in tables:
             raise NetworkFileError(f"{source}: node {var!r} has no potential")
     return build_network(source, states, parents, cpts, name)
+
+
+def _where(source: str, text: str, pos: int) -> str:
+    return f"{source}, line {text.count(chr(10), 0, pos) + 1}"
 
 
 def read_net(path: str | os.PathLike) -> DiscreteBayesianNetwork:

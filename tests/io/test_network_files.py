@@ -12,6 +12,7 @@ from skbn.datasets import DiscreteBayesianNetwork, list_networks, load_network
 from skbn.io import (
     NetworkFileError,
     network_format,
+    parse_bif,
     parse_net,
     parse_xdsl,
     read_network,
@@ -380,3 +381,26 @@ def test_xdsl_in_the_encoding_it_declares(tmp_path):
     (tmp_path / "unknown.xdsl").write_text(unknown, encoding="utf-8")
     with pytest.raises(ValueError, match="names the encoding 'NO-SUCH-CODEC'"):
         read_network(tmp_path / "unknown.xdsl")
+
+
+@pytest.mark.parametrize("fmt", ["bif", "net"])
+def test_an_oversized_table_is_refused_while_reading_in_bounded_memory(fmt):
+    # 4 MB of "1" where two values are declared: the tokens are read one at a time and the
+    # table is refused at its third value (the readers used to hold every token first:
+    # ~1.4 GB and 10 s for 10 MB of BIF on a 2-core machine)
+    payload = " ".join(["1"] * 2_000_000)
+    if fmt == "bif":
+        text = (
+            "variable a { type discrete [ 2 ] { x, y }; }\n"
+            f"probability ( a ) {{ table {payload.replace(' ', ',')}; }}\n"
+        )
+        read, match = parse_bif, "table of 'a' has more than the 2 values"
+    else:
+        text = f'node a {{ states = ("x" "y"); }}\npotential (a) {{ data = ({payload}); }}\n'
+        read, match = parse_net, "data of 'a' has more than the 2 numbers"
+    tracemalloc.start()
+    with pytest.raises(NetworkFileError, match=f"line 2: the {match}"):
+        read(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 5e6  # a few tokens, not two million of them
