@@ -24,6 +24,7 @@ from skbn.data import (
     DiscreteData,
     FewRowsWarning,
     GaussianData,
+    MissingValuesError,
     MixedData,
     check_data,
 )
@@ -155,6 +156,16 @@ class BaseStructureLearner(BaseEstimator):
     #: available-case form and its test's testwise deletion (see :meth:`_check_missing`).
     _handles_missing: bool = False
 
+    #: The learners of :mod:`skbn.learners` whose ``_handles_missing`` is set, as their
+    #: classes are defined: the error for missing values names them from their own flags.
+    _takers_of_missing: list = []
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        public = not cls.__name__.startswith("_") and cls.__module__.startswith("skbn.learners")
+        if public and cls._handles_missing:
+            BaseStructureLearner._takers_of_missing.append(cls.__name__)
+
     #: The kinds of background knowledge the learner honours (see :mod:`skbn.constraints`);
     #: setting another kind is refused before any work.
     _constraint_kinds: frozenset = frozenset()
@@ -249,6 +260,13 @@ class BaseStructureLearner(BaseEstimator):
         try:
             missing = "allow" if self._handles_missing else "error"
             data = check_data(X, kind=kind, missing=missing)
+        except MissingValuesError as exc:
+            takers = ", ".join(sorted(set(self._takers_of_missing)))
+            raise MissingValuesError(
+                f"{exc} {type(self).__name__} needs complete data; {takers} learn from "
+                "missing values (available-case scores, testwise deletion), and StructuralEM, "
+                "MultipleImputation and bootstraps of those learners take them too."
+            ) from None
         except ValueError as exc:
             if kind == "auto":
                 raise

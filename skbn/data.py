@@ -39,6 +39,7 @@ __all__ = [
     "FewRowsWarning",
     "GaussianData",
     "INTEGER_STATES_WARNING",
+    "MissingValuesError",
     "MixedData",
     "MAX_CATEGORIES",
     "ROWS_PER_PARAMETER",
@@ -931,7 +932,7 @@ def check_data(
             f"16-bit integers), got {max_categories!r}."
         )
     if isinstance(X, CHECKED_DATA) and missing == "error" and X.has_missing:
-        raise ValueError(_missing_message(X.names, X.observed))
+        raise MissingValuesError(_missing_message(X.names, X.observed))
     if isinstance(X, MixedData):
         if kind in ("discrete", "gaussian"):
             want = "discrete" if kind == "discrete" else "continuous"
@@ -989,7 +990,7 @@ def check_data(
     if missing == "error":
         incomplete = [n for n in frame.columns if n_observed[n] < n_rows]
         if incomplete:
-            raise ValueError(_missing_message(incomplete))
+            raise MissingValuesError(_missing_message(incomplete))
     else:
         too_few = [n for n in frame.columns if n_observed[n] < 2]
         if too_few:
@@ -1077,15 +1078,23 @@ def check_data(
     return GaussianData(values, names)
 
 
+class MissingValuesError(ValueError):
+    """Missing values where complete data is required (a :class:`ValueError`).
+
+    The estimator that asked for complete data may reword it (naming the learners that take
+    missing values, from their own flags).
+    """
+
+
 def _missing_message(names, observed=None) -> str:
     """Word the error for missing values where they are refused, naming the columns."""
     if observed is not None:
         names = [n for n, ok in zip(names, observed.all(axis=0)) if not ok]
     return (
-        f"Columns {_show(list(names))} contain missing values (NaN/None/pd.NA). HillClimb, "
-        "TabuSearch, FGES, BOSS, PCStable and MMHC learn from them (available-case scores, "
-        "testwise deletion), as do StructuralEM, MultipleImputation and bootstraps of those "
-        "learners; elsewhere drop or impute them first (e.g. sklearn.impute.SimpleImputer)."
+        f"Columns {_show(list(names))} contain missing values (NaN/None/pd.NA), and complete "
+        "data is required here: drop or impute them first (e.g. "
+        "sklearn.impute.SimpleImputer), or use a learner that learns from them (the "
+        "missing-data guide lists them)."
     )
 
 

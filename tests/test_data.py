@@ -245,3 +245,23 @@ def test_a_value_of_another_type_is_named_as_such():
         model.score(X.assign(a=[0, 1] * 50))
     with pytest.raises(ValueError, match="not seen during fit: \\['2'\\]"):
         model.score(X.assign(a=["2", "1"] * 50))
+
+
+def test_the_missing_values_error_names_the_learners_by_their_flags():
+    # the list comes from each learner's _handles_missing flag, not from a hand-kept list
+    import skbn.learners as learners
+    from skbn.data import MissingValuesError
+    from skbn.datasets import load_network
+    from skbn.learners import ExactSearch
+
+    X = load_network("asia").sample(200, random_state=0)
+    X.iloc[0, 0] = None
+    with pytest.raises(MissingValuesError) as caught:
+        ExactSearch().fit(X)
+    message = str(caught.value)
+    assert "ExactSearch needs complete data" in message
+    takers = [n for n in learners.__all__ if getattr(getattr(learners, n), "_handles_missing", 0)]
+    others = [n for n in learners.__all__ if n not in takers and n[0].isupper()]
+    assert takers and all(f" {n}," in message or f" {n} " in message for n in takers)
+    # StructuralEM imputes instead; it is named on its own
+    assert not any(f" {n}," in message for n in others if n not in ("StructuralEM",))
