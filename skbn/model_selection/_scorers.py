@@ -128,18 +128,17 @@ class _Family:
         return SCORES.resolve(self.family, data.kind, **{self.parameter: value})
 
 
-class _ByKind:
-    """A family chosen by the kind of the held-out data."""
+class _RegistryDefault:
+    """The score family the registry names for a purpose and the held-out data's kind."""
 
-    def __init__(self, families: dict[str, str], otherwise: str) -> None:
-        self.families = families
-        self.otherwise = otherwise
+    def __init__(self, purpose: str) -> None:
+        self.purpose = purpose
 
     def family(self, kind: str) -> str:
-        return self.families.get(kind, self.otherwise)
+        return SCORES.default(kind, self.purpose)[0]
 
     def __call__(self, learner, data):
-        return SCORES.resolve(self.family(data.kind), data.kind)
+        return SCORES.resolve_default(data.kind, self.purpose)
 
 
 class _Fixed:
@@ -237,7 +236,7 @@ loglik_scorer = _scorer(
 )
 
 auto_scorer = _StructureScorer(
-    _ByKind({"discrete": "aic"}, otherwise="bic"),
+    _RegistryDefault("held_out"),
     "auto_scorer",
     _SCORER_DOC.format(
         summary="OTSLSearchCV's default: AIC of the structure on discrete held-out data, BIC "

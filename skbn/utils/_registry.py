@@ -64,7 +64,8 @@ class FamilyRegistry:
         self._families: dict[str, Family] = {}
         self._lookup: dict[str, tuple[str, str | None, dict]] = {}
         self._spelling: dict[str, str] = {}  # canonical key -> the name as registered
-        self._defaults: dict[str, tuple[str, dict]] = {}
+        # (purpose, kind) -> (family, preset parameters)
+        self._defaults: dict[tuple[str, str], tuple[str, dict]] = {}
 
     # -- building ------------------------------------------------------------------------------
     def register(
@@ -93,22 +94,29 @@ class FamilyRegistry:
             self._lookup[_canonical(alias)] = (name, kind, dict(preset))
             self._spelling[_canonical(alias)] = alias
 
-    def set_default(self, **families) -> None:
+    def set_default(self, purpose: str = "search", **families) -> None:
         """The family used when the parameter is None, per data kind.
 
         Each value is a family name, or ``(name, params)`` for a family with preset
-        parameters (parameters given at resolution override them).
+        parameters (parameters given at resolution override them). ``purpose`` keeps
+        separate defaults for separate uses: ``"search"`` (a learner's own score or test,
+        what ``None`` resolves to) and others (e.g. scoring held-out data).
         """
         for kind, spec in families.items():
             name, params = (spec, {}) if isinstance(spec, str) else spec
-            self._defaults[kind] = (name, dict(params))
+            self._defaults[(purpose, kind)] = (name, dict(params))
 
-    def default(self, kind: str) -> tuple[str, dict]:
+    def default(self, kind: str, purpose: str = "search") -> tuple[str, dict]:
         """The default family name and its preset parameters for data of ``kind``."""
-        if kind not in self._defaults:
+        if (purpose, kind) not in self._defaults:
             raise ValueError(f"No default {self.what} for {_KIND_WORDS.get(kind, kind)} data.")
-        name, params = self._defaults[kind]
+        name, params = self._defaults[(purpose, kind)]
         return name, dict(params)
+
+    def resolve_default(self, kind: str, purpose: str):
+        """A new object of the default family for ``purpose`` on data of ``kind``."""
+        name, params = self.default(kind, purpose)
+        return self.resolve(name, kind, **params)
 
     # -- queries -------------------------------------------------------------------------------
     @property
@@ -152,7 +160,7 @@ class FamilyRegistry:
     def kinds(self, spec) -> tuple[str, ...]:
         """The data kinds ``spec`` (None, a name or an object) can work on."""
         if spec is None:
-            return tuple(k for k in DATA_KINDS if k in self._defaults)
+            return tuple(k for k in DATA_KINDS if ("search", k) in self._defaults)
         if isinstance(spec, str):
             family, kind, _ = self._entry(spec)
             available = self._families[family].classes
