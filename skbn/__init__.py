@@ -36,6 +36,7 @@ _LAZY = {
             "metrics",
             "model_selection",
             "parameters",
+            "preprocessing",
             "scores",
         )
     },

@@ -54,6 +54,7 @@ LAYERS = [
             "skbn.network": "fitted networks: CPTs, Gaussian and CG models",
             "skbn.metrics": "SHD, F1 and the other graph metrics",
             "skbn.plotting": "drawing",
+            "skbn.preprocessing": "supervised discretisation",
         },
     ),
     (

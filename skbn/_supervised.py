@@ -16,16 +16,18 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.preprocessing import KBinsDiscretizer
-from sklearn.utils import assert_all_finite
+from sklearn.utils import assert_all_finite, get_tags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from skbn.graph._array import pdag_to_dag_array
 from skbn.learners._hill_climb import HillClimb
+from skbn.learners._registry import default_learner
 from skbn.learners._trees import TAN
+from skbn.preprocessing import MDLPDiscretizer
 
 #: The structures a name stands for; a learner instance is also accepted.
-STRUCTURES = ("hill_climb", "naive_bayes", "tan")
+STRUCTURES = ("auto", "hill_climb", "naive_bayes", "tan")
 
 #: Bins of the default discretiser (quantile bins fitted on each continuous column).
 DEFAULT_BINS = 5
@@ -103,12 +105,15 @@ class Binning:
         if self.columns and discretizer is not None:
             self.discretizer = clone(discretizer)
 
-    def fit_transform(self, frame: pd.DataFrame) -> pd.DataFrame:
-        """Bin the continuous columns of ``frame`` (a copy) and fit the bins."""
+    def fit_transform(self, frame: pd.DataFrame, y=None) -> pd.DataFrame:
+        """Bin the continuous columns of ``frame`` (a copy) and fit the bins.
+
+        ``y`` (the class codes) goes to the discretiser's ``fit``, for a supervised one.
+        """
         if self.discretizer is None:
             return frame
         values, absent = self._observed(frame, fit=True)
-        return self._replace(frame, self.discretizer.fit_transform(values), absent)
+        return self._replace(frame, self.discretizer.fit_transform(values, y), absent)
 
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         """Bin the continuous columns with the fitted bins."""
@@ -122,7 +127,8 @@ class Binning:
 
         The filled cells are set back to missing after binning: when fitting, NaN is filled
         by the column's median (the bins are fitted on the observed values and those), when
-        transforming by any finite value. Infinity is refused.
+        transforming by any finite value; a discretiser that takes NaN (its ``allow_nan``
+        tag) gets it as it is. Infinity is refused.
         """
         values = frame[self.columns].to_numpy(dtype=np.float64)
         absent = np.isnan(values)
@@ -136,13 +142,14 @@ class Binning:
         if fit and absent.all(axis=0).any():
             column = self.columns[int(np.flatnonzero(absent.all(axis=0))[0])]
             raise ValueError(f"Input contains NaN only: column {column!r} has no value.")
-        if absent.any():
+        if absent.any() and not get_tags(self.discretizer).input_tags.allow_nan:
             fill = np.nanmedian(values, axis=0) if fit else np.zeros(values.shape[1])
             values = np.where(absent, fill, values)
         return values, absent
 
     def _replace(self, frame, codes, absent):
         frame = frame.copy()
+        codes = np.where(absent, 0, codes)  # a discretiser that takes NaN gives it back
         for k, column in enumerate(self.columns):
             binned = pd.array(codes[:, k].astype(np.int64), dtype="Int64")
             binned[absent[:, k]] = pd.NA
@@ -176,14 +183,23 @@ def _dag_of(learner, names) -> np.ndarray:
     return dag
 
 
-def structure_dag(structure, data, target: int) -> np.ndarray:
-    """The DAG of ``structure`` (a name of :data:`STRUCTURES` or a learner) over ``data``."""
+def structure_dag(structure, data, target: int, random_state=None) -> np.ndarray:
+    """The DAG of ``structure`` (a name of :data:`STRUCTURES` or a learner) over ``data``.
+
+    ``"auto"`` is :func:`~skbn.learners.default_learner` for the number of columns (BOSS
+    without its tabu polish, or FGES), seeded by ``random_state``.
+    """
     if isinstance(structure, str) and structure == "naive_bayes":
         return _naive_bayes(data.n_features, target)
     if isinstance(structure, str) and structure == "tan":
         learner = TAN(class_node=target)
     elif isinstance(structure, str) and structure == "hill_climb":
         learner = HillClimb()
+    elif isinstance(structure, str) and structure == "auto":
+        learner = default_learner(data.n_features, random_state=random_state)
+        if "polish" in learner.get_params():
+            # the polish lowered no log loss on the classification benchmark, nor blanket F1
+            learner.set_params(polish=False)
     else:
         learner = clone(structure)
     return _dag_of(learner.fit(data), data.names)
@@ -198,15 +214,17 @@ def blanket_of(dag: np.ndarray, target: int) -> list[int]:
 
 
 def check_kept_continuous(frame: pd.DataFrame, binning: Binning) -> None:
-    """Refuse NaN or infinity in continuous columns that stay continuous (no discretiser)."""
+    """Refuse infinity in continuous columns that stay continuous (no discretiser).
+
+    NaN is a missing value: learned around in ``fit``, marginalised in prediction.
+    """
     for column in binning.kept_continuous:
         values = frame[column].to_numpy(dtype=np.float64)
-        if not np.isfinite(values).all():
+        if np.isinf(values).any():
             raise ValueError(
-                f"Input contains NaN or infinity: column {column!r} is continuous, and with "
-                "discretizer=None it must be observed and finite. Impute it, or let the "
-                "default discretizer bin it (a missing value then stays missing: learned "
-                "around and marginalised in prediction)."
+                f"Input contains infinity: column {column!r} is continuous and kept so "
+                "(discretizer=None); replace the infinite values, or mark them missing with "
+                "NaN."
             )
 
 
@@ -225,9 +243,10 @@ def supervised_data(estimator, X, y, discretizer):
     validate_data(estimator, X, skip_check_array=True)
     classes, codes = class_codes(y, len(frame))
     names = list(frame.columns)
-    discretizer = default_discretizer() if discretizer == "auto" else discretizer
+    if isinstance(discretizer, str):
+        discretizer = MDLPDiscretizer() if discretizer == "mdlp" else default_discretizer()
     binning = Binning(discretizer, continuous_columns(frame))
     check_kept_continuous(frame, binning)
-    frame = binning.fit_transform(frame)
+    frame = binning.fit_transform(frame, codes)
     frame[class_name(names)] = codes
     return check_data(frame, missing="allow"), names, classes, binning

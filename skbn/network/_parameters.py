@@ -138,6 +138,18 @@ class CGParameters:
         if self.discrete[j]:
             index, _ = config_index(codes, self.parents[j], arities)
             return self.log_cpts[j][index, codes[:, j]]
+        intercepts, coefficients, var = self.regression_rows(j, codes, arities)
+        reg = self.regressions[j]
+        mean = intercepts + np.einsum("ik,ik->i", values[:, reg.continuous_parents], coefficients)
+        return -0.5 * (np.log(2 * math.pi * var) + (values[:, j] - mean) ** 2 / var)
+
+    def regression_rows(self, j: int, codes, arities) -> tuple:
+        """The regression of continuous node ``j`` that applies at each row.
+
+        Returns the intercepts ``(n,)``, the coefficients on ``regressions[j]
+        .continuous_parents`` ``(n, k)`` and the residual variances ``(n,)``, chosen by the
+        row's configuration of the node's discrete parents.
+        """
         reg = self.regressions[j]
         index, _ = config_index(codes, reg.discrete_parents, arities)
         pos = np.searchsorted(reg.keys, index)
@@ -145,11 +157,7 @@ class CGParameters:
         found = pos < len(reg.keys)
         found[found] = reg.keys[pos[found]] == index[found]
         row = np.where(found, pos, len(reg.keys))
-        mean = reg.intercepts[row] + np.einsum(
-            "ik,ik->i", values[:, reg.continuous_parents], reg.coefficients[row]
-        )
-        var = reg.variances[row]
-        return -0.5 * (np.log(2 * math.pi * var) + (values[:, j] - mean) ** 2 / var)
+        return reg.intercepts[row], reg.coefficients[row], reg.variances[row]
 
 
 def _least_squares(X: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray, float]:

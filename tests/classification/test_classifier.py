@@ -139,11 +139,13 @@ def test_bad_input_is_named(asia):
         BayesianNetworkClassifier().fit(floats, labels)
     floats.loc[3, "a"] = np.nan  # a missing value in a binned feature is learned around
     assert BayesianNetworkClassifier().fit(floats, labels).predict(floats).shape == (60,)
-    with pytest.raises(ValueError, match="column 'a' is continuous"):
-        BayesianNetworkClassifier(discretizer=None).fit(floats, labels)
+    # kept continuous, a missing value is learned around and integrated out; infinity not
+    assert BayesianNetworkClassifier(discretizer=None).fit(floats, labels).predict(
+        floats
+    ).shape == (60,)
     gaussian = BayesianNetworkClassifier(discretizer=None).fit(floats.fillna(0.2), labels)
-    with pytest.raises(ValueError, match="column 'a' is continuous"):
-        gaussian.predict(floats)
+    with pytest.raises(ValueError, match="infinity: column 'a' is continuous"):
+        gaussian.predict(floats.fillna(np.inf))
     with pytest.raises(ValueError, match="structure"):
         BayesianNetworkClassifier(structure="forest").fit(X, y)
 
@@ -207,3 +209,70 @@ def test_a_missing_binned_feature_is_marginalised():
     # naive Bayes: marginalising a feature is leaving it out
     rest = BayesianNetworkClassifier("naive_bayes").fit(X.iloc[:, 1:], y)
     np.testing.assert_allclose(clf.predict_proba(test), rest.predict_proba(X.head(5).iloc[:, 1:]))
+
+
+def _joint_gaussian(clf, c, n_features):
+    """Mean and covariance of the continuous features given class ``c``, built node by node
+    in topological order (mean_j = a + b'mean_pa, cov_jk = b'cov_pa,k, var_j = s2 + b'cov b)."""
+    import networkx as nx
+
+    params = clf.parameters_
+    codes = np.zeros((1, n_features + 1), dtype=np.int64)
+    codes[0, -1] = c
+    mean, cov = np.zeros(n_features), np.zeros((n_features, n_features))
+    dag = nx.DiGraph([(int(u), j) for j, pa in enumerate(params.parents) for u in pa])
+    dag.add_nodes_from(range(n_features + 1))
+    for j in nx.topological_sort(dag):
+        if j == n_features:
+            continue
+        a, beta, var = params.regression_rows(j, codes, clf._arities)
+        pa = params.regressions[j].continuous_parents
+        mean[j] = a[0] + beta[0] @ mean[pa]
+        done = [k for k in range(n_features) if k != j]
+        cov[j, done] = cov[done, j] = beta[0] @ cov[np.ix_(pa, done)]
+        cov[j, j] = var[0] + beta[0] @ cov[np.ix_(pa, pa)] @ beta[0]
+    return mean, cov
+
+
+@pytest.mark.parametrize("structure", ["hill_climb", "tan", "naive_bayes"])
+def test_missing_continuous_features_are_integrated_out(structure):
+    # with discretizer=None the features are a Gaussian given the class; a missing feature
+    # is integrated out: the posterior is p(c) N(x_obs; mean_c[obs], cov_c[obs, obs])
+    from scipy.stats import multivariate_normal
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    clf = BayesianNetworkClassifier(structure, discretizer=None).fit(X, y)
+    test = X.iloc[::10].copy()
+    rng = np.random.default_rng(0)
+    for row in range(len(test)):
+        drop = rng.choice(4, size=row % 4, replace=False)  # 0 to 3 features missing
+        test.iloc[row, drop] = np.nan
+    proba = clf.predict_proba(test)
+    prior = np.exp(clf.parameters_.log_cpts[4][0])
+    for row in range(len(test)):
+        x = test.iloc[row].to_numpy()
+        seen = np.flatnonzero(~np.isnan(x))
+        dens = []
+        for c in range(3):
+            mean, cov = _joint_gaussian(clf, c, 4)
+            dens.append(multivariate_normal(mean[seen], cov[np.ix_(seen, seen)]).pdf(x[seen]))
+        expected = prior * np.array(dens)
+        np.testing.assert_allclose(proba[row], expected / expected.sum(), rtol=1e-6, atol=1e-12)
+
+
+def test_missing_continuous_values_are_learned_around():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    holed = X.copy()
+    holed.iloc[::7, 1] = np.nan
+    clf = BayesianNetworkClassifier("naive_bayes", discretizer=None, iss=0).fit(holed, y)
+    # naive Bayes: each feature's regression on the class from the rows observing it
+    observed = holed.iloc[:, 1].notna()
+    for c in range(3):
+        rows = observed & (y == c)
+        codes = np.zeros((1, 5), dtype=np.int64)
+        codes[0, -1] = c
+        a, _, var = clf.parameters_.regression_rows(1, codes, clf._arities)
+        assert a[0] == pytest.approx(holed.iloc[:, 1][rows].mean())
+        assert var[0] == pytest.approx(holed.iloc[:, 1][rows].var(ddof=0))
+    with pytest.raises(ValueError, match="infinity"):
+        clf.predict_proba(X.head(2).replace(X.iloc[0, 0], np.inf))

@@ -81,17 +81,19 @@ def test_sklearn_compatible(estimator, check):
 
 
 def test_selector_finds_most_true_blankets_on_alarm():
-    # measured: mean F1 0.874 over ALARM's 37 targets at n = 10,000 (median 1.0); a target
-    # whose blanket hill climbing misses badly (LVFAILURE: F1 0.44) keeps the mean below 0.9
+    # measured over all 37 targets at n = 10,000: mean F1 0.944 with the default learner
+    # (BOSS), 0.874 with hill climbing; here every third target, to keep the test short
     network = load_network("alarm")
     X = network.sample(10000, random_state=0)
-    f1 = []
-    for target in X.columns:
+    f1 = {"auto": [], "hill_climb": []}
+    for target in X.columns[::3]:
         truth = markov_blanket(network.graph, target)
-        selector = MarkovBlanketSelector().fit(X.drop(columns=target), X[target])
-        found = set(selector.markov_blanket_)
-        f1.append(2 * len(found & truth) / (len(found) + len(truth)))
-    assert np.mean(f1) >= 0.85 and np.median(f1) == 1.0
+        for learner, scores in f1.items():
+            selector = MarkovBlanketSelector(learner, random_state=0)
+            found = set(selector.fit(X.drop(columns=target), X[target]).markov_blanket_)
+            scores.append(2 * len(found & truth) / (len(found) + len(truth)))
+    assert np.mean(f1["auto"]) >= 0.9 and np.median(f1["auto"]) == 1.0
+    assert np.mean(f1["auto"]) >= np.mean(f1["hill_climb"])
 
 
 def test_selector_in_a_pipeline_with_pandas_output():
