@@ -16,7 +16,7 @@ from numbers import Real
 
 import numpy as np
 from scipy.stats import rankdata
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
 from sklearn.utils import get_tags
 
@@ -29,10 +29,10 @@ from skbn.model_selection._resampling import (
 )
 from skbn.model_selection._scorers import get_structure_scorer
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
-from skbn.utils._param_validation import Interval
+from skbn.utils._param_validation import Interval, validate_params_of
 from skbn.utils._search import BaseSearchCV, masked_param_columns
 
-__all__ = ["StructureSearchCV"]
+__all__ = ["StructureSearchCV", "StructureSelection"]
 
 
 def with_learner_input_tags(tags, estimator):
@@ -48,7 +48,81 @@ def with_learner_input_tags(tags, estimator):
     return tags
 
 
-class StructureSearchCV(BaseSearchCV):
+class _RefittedStructure:
+    """The refit of the chosen configuration, and the structure it learned.
+
+    Shared by every search over structure learners: the score-based ones
+    (:class:`StructureSearchCV`) and those that choose from the fits' structures (OCT,
+    StARS).
+    """
+
+    def _refit_best(self, X) -> None:
+        """Fit the chosen configuration on all of ``X`` as ``best_estimator_``."""
+        self.best_estimator_ = clone(self.estimator).set_params(
+            **clone(self.best_params_, safe=False)
+        )
+        start = time.perf_counter()
+        self.best_estimator_.fit(X)
+        self.refit_time_ = time.perf_counter() - start
+
+    @property
+    def graph_(self):
+        """The learned structure of the refitted best estimator."""
+        if not hasattr(self, "best_estimator_"):
+            raise AttributeError("graph_ is available after fit with refit=True.")
+        return final_learner(self.best_estimator_).graph_
+
+    @property
+    def network_(self):
+        """The fitted network (structure and parameters) of the refitted best estimator."""
+        if not hasattr(self, "best_estimator_"):
+            raise AttributeError("network_ is available after fit with refit=True.")
+        return final_learner(self.best_estimator_).network_
+
+
+class StructureSelection(_RefittedStructure, BaseEstimator):
+    """Base of the searches that choose from the structures fitted on resamples (OCT, StARS).
+
+    Their choice is not a mean of per-split scores (OCT pools held-out predictions over the
+    folds and runs a permutation test; StARS measures edge instability across subsamples),
+    so they do not derive from scikit-learn's ``BaseSearchCV``. What every search shares is
+    here: the candidates checked before any work, the features recorded, the fits run by the
+    resampling engine, the refit and ``graph_``/``network_``. Subclasses have ``estimator``,
+    ``param_grid``, ``refit`` and ``n_jobs``.
+    """
+
+    def __sklearn_tags__(self):
+        return with_learner_input_tags(super().__sklearn_tags__(), self.estimator)
+
+    def _start(self, X):
+        """Validate, list the candidates and check ``X`` before any fit.
+
+        Returns ``(candidates, data)``: ``data`` is ``X`` checked for the learner, or None
+        when only a fit can check it (a Pipeline).
+        """
+        validate_params_of(self)
+        candidates = list(ParameterGrid(self.param_grid))
+        return candidates, check_before_work(self.estimator, candidates, X)
+
+    def _fit_resamples(self, candidates, trains, source, desc: str, verbose: int = 0):
+        """Fit every candidate on every training set; outcomes candidate-major."""
+        jobs = [
+            FitJob(self.estimator, params=params, train=train)
+            for params in candidates
+            for train in trains
+        ]
+        return run_fits(jobs, source, n_jobs=self.n_jobs, verbose=verbose, desc=desc)
+
+    def _choose(self, X, candidates, index: int, results: dict) -> None:
+        """Record the chosen configuration and refit it if asked."""
+        self.best_index_ = int(index)
+        self.best_params_ = candidates[self.best_index_]
+        self.cv_results_ = results
+        if self.refit:
+            self._refit_best(X)
+
+
+class StructureSearchCV(_RefittedStructure, BaseSearchCV):
     """Base class of skbn's structure-learner searches (not for direct use).
 
     Subclasses define ``cv`` (a splitter, as a property or parameter) and
@@ -97,20 +171,6 @@ class StructureSearchCV(BaseSearchCV):
         if isinstance(self.scoring, (list, tuple)):
             return {k: get_structure_scorer(k) for k in self.scoring}, self.refit
         return get_structure_scorer(self.scoring), "score"
-
-    @property
-    def graph_(self):
-        """The learned structure of the refitted best estimator."""
-        if not hasattr(self, "best_estimator_"):
-            raise AttributeError("graph_ is available after fit with refit=True.")
-        return final_learner(self.best_estimator_).graph_
-
-    @property
-    def network_(self):
-        """The fitted network (structure and parameters) of the refitted best estimator."""
-        if not hasattr(self, "best_estimator_"):
-            raise AttributeError("network_ is available after fit with refit=True.")
-        return final_learner(self.best_estimator_).network_
 
     def fit(self, X, y=None, **params):
         """Fit every candidate on every split, pick the best, refit it on all of ``X``.
@@ -186,12 +246,7 @@ class StructureSearchCV(BaseSearchCV):
                 self.best_score_ = results[f"mean_test_{refit_metric}"][self.best_index_]
             self.best_params_ = results["params"][self.best_index_]
         if self.refit:
-            self.best_estimator_ = clone(self.estimator).set_params(
-                **clone(self.best_params_, safe=False)
-            )
-            start = time.perf_counter()
-            self.best_estimator_.fit(X)
-            self.refit_time_ = time.perf_counter() - start
+            self._refit_best(X)
             if hasattr(self.best_estimator_, "feature_names_in_"):
                 self.feature_names_in_ = self.best_estimator_.feature_names_in_
         return self

@@ -6,17 +6,16 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import clone
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
-from sklearn.model_selection import KFold, ParameterGrid
+from sklearn.model_selection import KFold
 from sklearn.utils import check_random_state
 
 from skbn.data import check_data
-from skbn.model_selection._base_search import with_learner_input_tags
-from skbn.model_selection._resampling import FitJob, check_before_work, final_learner, run_fits
+from skbn.model_selection._base_search import StructureSelection
 from skbn.utils._features import record_features
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
-from skbn.utils._param_validation import HasMethods, Interval, validate_params_of
+from skbn.utils._param_validation import HasMethods, Interval
 from skbn.utils._random import draw_seed
 
 __all__ = ["OCTSearchCV", "markov_blankets", "prediction_mutual_information"]
@@ -168,7 +167,7 @@ def _predict_node(predictor, values, train, test, node, blanket, discrete):
     return model.predict(X_test)
 
 
-class OCTSearchCV(BaseEstimator):
+class OCTSearchCV(StructureSelection):
     """Out-of-sample Causal Tuning (Biza, Tsamardinos & Triantafillou), the OTSL baseline.
 
     For every configuration and each of ``cv`` folds, the learner is fitted on the training
@@ -206,6 +205,8 @@ class OCTSearchCV(BaseEstimator):
         best; 1 for the best), ``equivalent`` (not significantly worse).
     best_index_, best_params_, best_estimator_
     graph_ : networkx.DiGraph
+    network_ : network
+        The refitted configuration's fitted network.
     n_predictions_ : int
         Held-out predictions made: one per fold, variable and distinct blanket, shared
         by the configurations that give the variable that blanket in that fold; at most
@@ -265,9 +266,6 @@ class OCTSearchCV(BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        return with_learner_input_tags(super().__sklearn_tags__(), self.estimator)
-
     def fit(self, X, y=None):
         """Tune ``estimator`` on ``X``.
 
@@ -281,9 +279,7 @@ class OCTSearchCV(BaseEstimator):
         -------
         self
         """
-        validate_params_of(self)
-        candidates = list(ParameterGrid(self.param_grid))
-        data = check_before_work(self.estimator, candidates, X)
+        candidates, data = self._start(X)
         if data is None:
             data = check_data(X)
         record_features(self, data.names, frame=X)
@@ -300,12 +296,7 @@ class OCTSearchCV(BaseEstimator):
             forest = RandomForestClassifier if discrete else RandomForestRegressor
             predictor = forest(n_estimators=100, random_state=forest_seed)
         jobs = [(c, f) for c in range(len(candidates)) for f in range(len(folds))]
-        outcomes = run_fits(
-            [FitJob(self.estimator, params=candidates[c], train=folds[f][0]) for c, f in jobs],
-            data,
-            n_jobs=self.n_jobs,
-            desc="OCT fits",
-        )
+        outcomes = self._fit_resamples(candidates, [train for train, _ in folds], data, "OCT fits")
         blankets = {job: markov_blankets(o.adjacency) for job, o in zip(jobs, outcomes)}
         # A variable's held-out predictions depend only on the fold, the variable and its
         # blanket, so each distinct triple is predicted once and shared by every
@@ -385,9 +376,7 @@ class OCTSearchCV(BaseEstimator):
                 if equivalent[c] and blanket_size[c] < blanket_size[chosen]:
                     chosen = c
         self.n_predictions_ = len(unique)
-        self.best_index_ = chosen
-        self.best_params_ = candidates[chosen]
-        self.cv_results_ = {
+        results = {
             "params": candidates,
             "mean_mutual_information": mean_mi,
             "mutual_information": mi,
@@ -395,15 +384,5 @@ class OCTSearchCV(BaseEstimator):
             "pvalue": pvalues,
             "equivalent": equivalent,
         }
-        if self.refit:
-            self.best_estimator_ = (
-                clone(self.estimator).set_params(**clone(self.best_params_, safe=False)).fit(X)
-            )
+        self._choose(X, candidates, chosen, results)
         return self
-
-    @property
-    def graph_(self):
-        """The structure learned by the refitted chosen configuration."""
-        if not hasattr(self, "best_estimator_"):
-            raise AttributeError("graph_ is available after fit with refit=True.")
-        return final_learner(self.best_estimator_).graph_

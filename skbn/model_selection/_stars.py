@@ -7,25 +7,17 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, clone
-from sklearn.model_selection import ParameterGrid
 from sklearn.utils import check_random_state
 
-from skbn.model_selection._base_search import with_learner_input_tags
-from skbn.model_selection._resampling import (
-    FitJob,
-    check_before_work,
-    final_learner,
-    run_fits,
-)
+from skbn.model_selection._base_search import StructureSelection
 from skbn.utils._features import record_features
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
-from skbn.utils._param_validation import Interval, validate_params_of
+from skbn.utils._param_validation import Interval
 
 __all__ = ["StARSSearchCV"]
 
 
-class StARSSearchCV(BaseEstimator):
+class StARSSearchCV(StructureSelection):
     """Baseline tuner: the least regularised configuration whose edges are stable.
 
     Each configuration is fitted on ``n_subsamples`` subsamples drawn without replacement.
@@ -57,6 +49,8 @@ class StARSSearchCV(BaseEstimator):
         ``params``, ``mean_n_edges``, ``instability``, ``monotone_instability``.
     best_index_, best_params_, best_estimator_
     graph_ : networkx.DiGraph
+    network_ : network
+        The refitted configuration's fitted network.
 
     References
     ----------
@@ -108,9 +102,6 @@ class StARSSearchCV(BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def __sklearn_tags__(self):
-        return with_learner_input_tags(super().__sklearn_tags__(), self.estimator)
-
     def fit(self, X, y=None):
         """Run StARS on ``X``.
 
@@ -124,9 +115,7 @@ class StARSSearchCV(BaseEstimator):
         -------
         self
         """
-        validate_params_of(self)
-        candidates = list(ParameterGrid(self.param_grid))
-        data = check_before_work(self.estimator, candidates, X)
+        candidates, data = self._start(X)
         n = len(X)
         names = (
             data.names
@@ -142,12 +131,8 @@ class StARSSearchCV(BaseEstimator):
             np.sort(rng.choice(n, size=size, replace=False)) for _ in range(self.n_subsamples)
         ]
         jobs = [(c, s) for c in range(len(candidates)) for s in range(len(subsamples))]
-        outcomes = run_fits(
-            [FitJob(self.estimator, params=candidates[c], train=subsamples[s]) for c, s in jobs],
-            X if data is None else data,
-            n_jobs=self.n_jobs,
-            verbose=self.verbose,
-            desc="StARS fits",
+        outcomes = self._fit_resamples(
+            candidates, subsamples, X if data is None else data, "StARS fits", self.verbose
         )
         fits = [(o.adjacency | o.adjacency.T).astype(bool) for o in outcomes]
         p = fits[0].shape[0]
@@ -162,23 +147,11 @@ class StARSSearchCV(BaseEstimator):
         monotone = np.empty_like(instability)
         monotone[order] = np.maximum.accumulate(instability[order])
         stable = [k for k in order if monotone[k] <= self.beta]
-        self.best_index_ = int(stable[-1] if stable else order[0])
-        self.best_params_ = candidates[self.best_index_]
-        self.cv_results_ = {
+        results = {
             "params": candidates,
             "mean_n_edges": edges,
             "instability": instability,
             "monotone_instability": monotone,
         }
-        if self.refit:
-            self.best_estimator_ = (
-                clone(self.estimator).set_params(**clone(self.best_params_, safe=False)).fit(X)
-            )
+        self._choose(X, candidates, stable[-1] if stable else order[0], results)
         return self
-
-    @property
-    def graph_(self):
-        """The structure learned by the refitted chosen configuration."""
-        if not hasattr(self, "best_estimator_"):
-            raise AttributeError("graph_ is available after fit with refit=True.")
-        return final_learner(self.best_estimator_).graph_

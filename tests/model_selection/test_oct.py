@@ -179,3 +179,28 @@ def test_swapped_tables_by_product_equal_the_swapped_rows(seed):
     np.testing.assert_allclose(
         reversed_roles, [mutual_info_score(y, np.where(row, a, b)) for row in swaps], rtol=1e-12
     )
+
+
+@pytest.mark.parametrize("which", ["oct", "stars"])
+def test_oct_and_stars_share_the_search_base(which):
+    # the refit, graph_ and network_ come from the base every structure search shares
+    from skbn.datasets import load_network
+    from skbn.learners import PCStable
+    from skbn.model_selection import OCTSearchCV, StARSSearchCV
+    from skbn.model_selection._base_search import StructureSelection
+
+    X = load_network("asia").sample(600, random_state=0)
+    grid = {"alpha": [0.01, 0.05]}
+    if which == "oct":
+        search = OCTSearchCV(PCStable(), grid, cv=3, n_permutations=50, random_state=0)
+    else:
+        search = StARSSearchCV(PCStable(), grid, n_subsamples=4, random_state=0)
+    search.fit(X)
+    assert isinstance(search, StructureSelection)
+    assert search.best_estimator_.get_params()["alpha"] == search.best_params_["alpha"]
+    assert search.network_.parents == search.best_estimator_.network_.parents
+    assert set(search.graph_.edges) == set(search.best_estimator_.graph_.edges)
+    assert search.refit_time_ >= 0
+    unrefitted = type(search)(**{**search.get_params(deep=False), "refit": False}).fit(X)
+    with pytest.raises(AttributeError, match="refit=True"):
+        _ = unrefitted.network_
