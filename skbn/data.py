@@ -1083,6 +1083,16 @@ class MissingValuesError(ValueError):
 
     The estimator that asked for complete data may reword it (naming the learners that take
     missing values, from their own flags).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skbn.data import MissingValuesError, check_data
+    >>> try:
+    ...     check_data(pd.DataFrame({"a": ["x", None, "y"]}), missing="error")
+    ... except MissingValuesError as error:
+    ...     print(str(error)[:48])
+    Columns 'a' contain missing values (NaN/None/pd.
     """
 
 

@@ -15,7 +15,6 @@ from skbn.model_selection._interval import (
     InterValResult,
     InterValScorer,
     InterValSearchCV,
-    SubsampleSplit,
     agreement_graph,
     intersection_validate,
     make_interval_scorer,
@@ -38,7 +37,7 @@ from skbn.model_selection._scorers import (
     make_structure_scorer,
     make_truth_scorer,
 )
-from skbn.model_selection._split import InSampleSplit, OutOfSampleBootstrap
+from skbn.model_selection._split import InSampleSplit, OutOfSampleBootstrap, SubsampleSplit
 from skbn.model_selection._stars import StARSSearchCV
 
 __all__ = [

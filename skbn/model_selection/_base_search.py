@@ -32,7 +32,27 @@ from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import Interval, validate_params_of
 from skbn.utils._search import BaseSearchCV, masked_param_columns
 
-__all__ = ["StructureSearchCV", "StructureSelection"]
+__all__ = ["SEARCH_DOC", "StructureSearchCV", "StructureSelection"]
+
+#: The parameters every score-based search shares, for the subclasses' docstrings.
+SEARCH_DOC = """
+    refit : bool, str or callable, default=True
+        Refit the best configuration on all of ``X`` (with several scorers: the name of the
+        one that picks it).
+    n_jobs : int, default=None
+        Parallel fits through joblib (so ``joblib.parallel_backend("dask")`` spreads them);
+        -1 uses every core. Results do not depend on it.
+    verbose : int, default=0
+        Above 0, a progress bar over the fits.
+    error_score : "raise" or float, default=nan
+        Score of a fit that fails (a warning counts the failures); "raise" stops at the first.
+    min_finite_fraction : float, default=0.5
+        A configuration is ranked only if at least this share of its splits (and at least
+        one) scored a finite value; splits score NaN when the fit failed or the learned PDAG
+        has no DAG extension, and are left out of the mean. 0 ranks any configuration with
+        one finite split, as the OTSL authors' code does (``colMeans(na.rm=TRUE)``).
+    return_train_score : bool, default=False
+        Also score each fit on its training rows (``split<i>_train_score``, ...)."""
 
 
 def with_learner_input_tags(tags, estimator):
@@ -137,6 +157,18 @@ class StructureSearchCV(_RefittedStructure, BaseSearchCV):
     }
     _parameter_constraints.pop("cv", None)
     _parameter_constraints.pop("pre_dispatch", None)
+
+    def _set_search_parameters(
+        self, estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
+    ) -> None:
+        """Store the parameters every subclass's ``__init__`` shares (SEARCH_DOC)."""
+        self.estimator = estimator
+        self.scoring = scoring
+        self.refit = refit
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.error_score = error_score
+        self.min_finite_fraction = min_finite_fraction
 
     def __sklearn_tags__(self):
         return with_learner_input_tags(super().__sklearn_tags__(), self.estimator)

@@ -28,21 +28,20 @@ from skbn.graph._array import pair_types
 from skbn.graph._convert import as_adjacency, from_adjacency
 from skbn.metrics import partial_hamming_distance, shd
 from skbn.metrics._structure import _align_to, _cpdag, _kind_of
-from skbn.model_selection._base_search import StructureSearchCV
-from skbn.model_selection._otsl import _SEARCH_DOC, _common_init
+from skbn.model_selection._base_search import SEARCH_DOC, StructureSearchCV
 from skbn.model_selection._resampling import (
     FitJob,
     check_before_work,
     final_learner,
     run_fits,
 )
+from skbn.model_selection._split import SubsampleSplit
 from skbn.utils._param_validation import Interval
 
 __all__ = [
     "InterValResult",
     "InterValScorer",
     "InterValSearchCV",
-    "SubsampleSplit",
     "agreement_graph",
     "intersection_validate",
     "make_interval_scorer",
@@ -89,85 +88,6 @@ def agreement_graph(graphs) -> PartialGraph:
     stacked = np.stack(types)
     known = np.all(stacked == stacked[0], axis=0)
     return PartialGraph(nodes, known, stacked[0])
-
-
-class SubsampleSplit:
-    """Subsamples without replacement: train on ``sample_size`` rows, test on the others.
-
-    The splitter behind Intersection-Validation in scikit-learn searches; the InterVal scorer
-    ignores the test rows (it compares the learned graph with the agreement graph).
-
-    Parameters
-    ----------
-    sample_size : int
-    n_subsamples : int, default=10
-    random_state : int, RandomState instance or None, default=None
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> train, test = next(SubsampleSplit(30, 2, random_state=0).split(np.zeros((100, 1))))
-    >>> len(train), len(set(train)), len(test)
-    (30, 30, 70)
-    """
-
-    def __init__(self, sample_size: int, n_subsamples: int = 10, random_state=None) -> None:
-        self.sample_size = sample_size
-        self.n_subsamples = n_subsamples
-        self.random_state = random_state
-
-    def get_n_splits(self, X=None, y=None, groups=None) -> int:
-        """Return the number of splits, ``n_subsamples``.
-
-        Parameters
-        ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
-            The data (only its number of rows is used).
-        y : None
-            Ignored.
-        groups : None
-            Ignored.
-
-        Returns
-        -------
-        int
-        """
-        return self.n_subsamples
-
-    def split(self, X, y=None, groups=None):
-        """Yield ``(subsample, other rows)`` index pairs.
-
-        Parameters
-        ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
-            The data (only its number of rows is used).
-        y : None
-            Ignored.
-        groups : None
-            Ignored.
-
-        Yields
-        ------
-        train : ndarray of int
-            A subsample of ``sample_size`` rows, sorted.
-        test : ndarray of int
-            The other rows.
-        """
-        n = len(X)
-        if not isinstance(self.sample_size, Integral) or not 2 <= self.sample_size < n:
-            raise ValueError(
-                f"sample_size must be an int between 2 and {n - 1}, got {self.sample_size!r}."
-            )
-        rng = check_random_state(self.random_state)
-        for _ in range(self.n_subsamples):
-            rows = np.sort(rng.choice(n, size=self.sample_size, replace=False))
-            yield rows, np.setdiff1d(np.arange(n), rows)
-
-    def __repr__(self) -> str:
-        return (
-            f"SubsampleSplit(sample_size={self.sample_size}, "
-            f"n_subsamples={self.n_subsamples}, random_state={self.random_state})"
-        )
 
 
 class InterValScorer:
@@ -516,8 +436,8 @@ class InterValSearchCV(StructureSearchCV):
         min_finite_fraction: float = 0.5,
         return_train_score: bool = False,
     ) -> None:
-        _common_init(
-            self, estimator, None, refit, n_jobs, verbose, error_score, min_finite_fraction
+        self._set_search_parameters(
+            estimator, None, refit, n_jobs, verbose, error_score, min_finite_fraction
         )
         self.return_train_score = return_train_score
         self.param_grid = param_grid
@@ -567,4 +487,4 @@ class InterValSearchCV(StructureSearchCV):
         evaluate_candidates(ParameterGrid(self.param_grid))
 
 
-InterValSearchCV.__doc__ = InterValSearchCV.__doc__.replace("{search}", _SEARCH_DOC)
+InterValSearchCV.__doc__ = InterValSearchCV.__doc__.replace("{search}", SEARCH_DOC)

@@ -8,41 +8,11 @@ from numbers import Integral
 import numpy as np
 from sklearn.model_selection import ParameterGrid, ParameterSampler
 
-from skbn.model_selection._base_search import StructureSearchCV
+from skbn.model_selection._base_search import SEARCH_DOC, StructureSearchCV
 from skbn.model_selection._split import InSampleSplit, OutOfSampleBootstrap
 from skbn.utils._param_validation import Interval
 
 __all__ = ["OTSLSearchCV", "OTSLRandomSearchCV", "InSampleSearchCV"]
-
-
-def _common_init(self, estimator, scoring, refit, n_jobs, verbose, error_score, fraction):
-    self.estimator = estimator
-    self.scoring = scoring
-    self.refit = refit
-    self.n_jobs = n_jobs
-    self.verbose = verbose
-    self.error_score = error_score
-    self.min_finite_fraction = fraction
-
-
-_SEARCH_DOC = """
-    refit : bool, str or callable, default=True
-        Refit the best configuration on all of ``X`` (with several scorers: the name of the
-        one that picks it).
-    n_jobs : int, default=None
-        Parallel fits through joblib (so ``joblib.parallel_backend("dask")`` spreads them);
-        -1 uses every core. Results do not depend on it.
-    verbose : int, default=0
-        Above 0, a progress bar over the fits.
-    error_score : "raise" or float, default=nan
-        Score of a fit that fails (a warning counts the failures); "raise" stops at the first.
-    min_finite_fraction : float, default=0.5
-        A configuration is ranked only if at least this share of its splits (and at least
-        one) scored a finite value; splits score NaN when the fit failed or the learned PDAG
-        has no DAG extension, and are left out of the mean. 0 ranks any configuration with
-        one finite split, as the OTSL authors' code does (``colMeans(na.rm=TRUE)``).
-    return_train_score : bool, default=False
-        Also score each fit on its training rows (``split<i>_train_score``, ...)."""
 
 
 class OTSLSearchCV(StructureSearchCV):
@@ -129,8 +99,8 @@ class OTSLSearchCV(StructureSearchCV):
         min_finite_fraction: float = 0.5,
         return_train_score: bool = False,
     ) -> None:
-        _common_init(
-            self, estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
+        self._set_search_parameters(
+            estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
         )
         self.return_train_score = return_train_score
         self.param_grid = param_grid
@@ -146,7 +116,7 @@ class OTSLSearchCV(StructureSearchCV):
         evaluate_candidates(ParameterGrid(self.param_grid))
 
 
-OTSLSearchCV.__doc__ = OTSLSearchCV.__doc__.replace("{search}", _SEARCH_DOC)
+OTSLSearchCV.__doc__ = OTSLSearchCV.__doc__.replace("{search}", SEARCH_DOC)
 
 
 class OTSLRandomSearchCV(OTSLSearchCV):
@@ -206,8 +176,8 @@ class OTSLRandomSearchCV(OTSLSearchCV):
         min_finite_fraction: float = 0.5,
         return_train_score: bool = False,
     ) -> None:
-        _common_init(
-            self, estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
+        self._set_search_parameters(
+            estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
         )
         self.return_train_score = return_train_score
         self.param_distributions = param_distributions
@@ -221,7 +191,7 @@ class OTSLRandomSearchCV(OTSLSearchCV):
         )
 
 
-OTSLRandomSearchCV.__doc__ = OTSLRandomSearchCV.__doc__.replace("{search}", _SEARCH_DOC)
+OTSLRandomSearchCV.__doc__ = OTSLRandomSearchCV.__doc__.replace("{search}", SEARCH_DOC)
 
 
 class InSampleSearchCV(StructureSearchCV):
@@ -273,8 +243,8 @@ class InSampleSearchCV(StructureSearchCV):
         min_finite_fraction: float = 0.5,
         return_train_score: bool = False,
     ) -> None:
-        _common_init(
-            self, estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
+        self._set_search_parameters(
+            estimator, scoring, refit, n_jobs, verbose, error_score, min_finite_fraction
         )
         self.return_train_score = return_train_score
         self.param_grid = param_grid
@@ -288,4 +258,4 @@ class InSampleSearchCV(StructureSearchCV):
         evaluate_candidates(ParameterGrid(self.param_grid))
 
 
-InSampleSearchCV.__doc__ = InSampleSearchCV.__doc__.replace("{search}", _SEARCH_DOC)
+InSampleSearchCV.__doc__ = InSampleSearchCV.__doc__.replace("{search}", SEARCH_DOC)

@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Cross-validation splitters for structure learning."""
+"""Cross-validation splitters for structure learning.
+
+Each is a scikit-learn ``BaseCrossValidator`` (so ``cv=`` in any scikit-learn search takes
+it), with its own ``split``: OTSL's bootstraps draw rows with replacement, which the base
+class's complement-of-the-test-rows splitting cannot express.
+"""
 
 from __future__ import annotations
 
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils import check_random_state
 
 from skbn.utils._param_validation import Interval, validate_params_of
 
-__all__ = ["OutOfSampleBootstrap", "InSampleSplit"]
+__all__ = ["OutOfSampleBootstrap", "InSampleSplit", "SubsampleSplit"]
 
 
 def _n_rows(X) -> int:
@@ -20,7 +26,7 @@ def _n_rows(X) -> int:
     return int(n)
 
 
-class OutOfSampleBootstrap:
+class OutOfSampleBootstrap(BaseCrossValidator):
     """OTSL's resampling: bootstrap training rows, out-of-bag bootstrap test rows.
 
     For each of ``n_resamples`` rounds, the training set is ``N (K - 1) / K`` rows drawn with
@@ -151,7 +157,7 @@ class OutOfSampleBootstrap:
         )
 
 
-class InSampleSplit:
+class InSampleSplit(BaseCrossValidator):
     """One split whose training and test rows are all the rows (in-sample model selection).
 
     Examples
@@ -203,3 +209,82 @@ class InSampleSplit:
 
     def __repr__(self) -> str:
         return "InSampleSplit()"
+
+
+class SubsampleSplit(BaseCrossValidator):
+    """Subsamples without replacement: train on ``sample_size`` rows, test on the others.
+
+    The splitter behind Intersection-Validation in scikit-learn searches; the InterVal scorer
+    ignores the test rows (it compares the learned graph with the agreement graph).
+
+    Parameters
+    ----------
+    sample_size : int
+    n_subsamples : int, default=10
+    random_state : int, RandomState instance or None, default=None
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> train, test = next(SubsampleSplit(30, 2, random_state=0).split(np.zeros((100, 1))))
+    >>> len(train), len(set(train)), len(test)
+    (30, 30, 70)
+    """
+
+    def __init__(self, sample_size: int, n_subsamples: int = 10, random_state=None) -> None:
+        self.sample_size = sample_size
+        self.n_subsamples = n_subsamples
+        self.random_state = random_state
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Return the number of splits, ``n_subsamples``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The data (only its number of rows is used).
+        y : None
+            Ignored.
+        groups : None
+            Ignored.
+
+        Returns
+        -------
+        int
+        """
+        return self.n_subsamples
+
+    def split(self, X, y=None, groups=None):
+        """Yield ``(subsample, other rows)`` index pairs.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The data (only its number of rows is used).
+        y : None
+            Ignored.
+        groups : None
+            Ignored.
+
+        Yields
+        ------
+        train : ndarray of int
+            A subsample of ``sample_size`` rows, sorted.
+        test : ndarray of int
+            The other rows.
+        """
+        n = len(X)
+        if not isinstance(self.sample_size, Integral) or not 2 <= self.sample_size < n:
+            raise ValueError(
+                f"sample_size must be an int between 2 and {n - 1}, got {self.sample_size!r}."
+            )
+        rng = check_random_state(self.random_state)
+        for _ in range(self.n_subsamples):
+            rows = np.sort(rng.choice(n, size=self.sample_size, replace=False))
+            yield rows, np.setdiff1d(np.arange(n), rows)
+
+    def __repr__(self) -> str:
+        return (
+            f"SubsampleSplit(sample_size={self.sample_size}, "
+            f"n_subsamples={self.n_subsamples}, random_state={self.random_state})"
+        )
