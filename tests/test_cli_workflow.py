@@ -476,3 +476,32 @@ def test_an_unknown_graph_suffix_gets_command_line_advice(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "cannot tell the format from the suffix; use a graph file (.json, .graphml)" in err
     assert "format=" not in err  # no Python keyword in a command-line message
+
+
+def test_make_learner_sets_what_each_learner_has():
+    # the options reach the parameters each learner reports, and only those
+    from skbn.cli._common import make_learner
+    from skbn.learners._registry import LEARNERS
+    from skbn.scores import BDeu
+
+    for name, cls in LEARNERS.items():
+        accepted = cls().get_params()
+        kwargs = dict(alpha=0.01, random_state=4)
+        if "max_indegree" in accepted:
+            kwargs["max_indegree"] = 3
+        if "max_degree" in accepted:
+            kwargs["max_degree"] = 5
+        learner = make_learner(name, BDeu(), "g_sq", **kwargs)
+        got = learner.get_params()
+        assert type(learner) is cls
+        if "criterion" in accepted:  # --score
+            assert type(got["criterion"]).__name__ == "BDeu"
+        if "ci_test" in accepted:  # --test
+            assert got["ci_test"] == "g_sq"
+        for parameter, value in kwargs.items():
+            if parameter in accepted:
+                assert got[parameter] == value, (name, parameter)
+    with pytest.raises(
+        ValueError, match="--max-indegree applies to hc, tabu, mmhc, exact and mcmc, not boss"
+    ):
+        make_learner("boss", None, max_indegree=2)

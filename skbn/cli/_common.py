@@ -545,6 +545,30 @@ def make_test(name: str | None, kind: str):
     return None if name is None else CI_TESTS.resolve(name, kind)
 
 
+#: Each command-line option of a learner and the learner parameter it sets.
+LEARNER_OPTIONS = {
+    "--score": "criterion",
+    "--test": "ci_test",
+    "--alpha": "alpha",
+    "--max-indegree": "max_indegree",
+    "--max-degree": "max_degree",
+    "--random-state": "random_state",
+}
+
+
+def learners_taking(parameter: str) -> list[str]:
+    """The short names of the learners that have ``parameter``, asked of the learners."""
+    from skbn.learners._registry import LEARNERS
+
+    return [name for name, cls in LEARNERS.items() if parameter in cls().get_params()]
+
+
+def and_list(names) -> str:
+    """``a, b and c``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def make_learner(
     name: str,
     score,
@@ -558,8 +582,11 @@ def make_learner(
 ):
     """A learner by short name, with the options of the command line.
 
-    ``"auto"`` is :func:`skbn.learners.default_learner`'s choice for ``n_features`` columns,
-    with the options given.
+    Each option sets the learner parameter of :data:`LEARNER_OPTIONS` when the learner has
+    it (the learner's ``get_params`` says); a degree bound given to a learner without that
+    parameter is refused, naming the learners that take it. ``"auto"`` is
+    :func:`skbn.learners.default_learner`'s choice for ``n_features`` columns, with the
+    options given.
     """
     from skbn.learners._registry import AUTO_BOSS_MAX_FEATURES, LEARNERS
 
@@ -572,34 +599,27 @@ def make_learner(
         return learner.set_params(polish=True) if name == "boss" else learner
     if name not in LEARNERS:
         raise ValueError(f"unknown learner {name!r}; choose from {', '.join(LEARNERS)}.")
-    if name == "fges":
-        if max_indegree is not None:
-            raise ValueError("--max-indegree applies to hc and tabu; fges takes --max-degree.")
-        return LEARNERS[name](score, max_degree=max_degree)
-    if max_degree is not None:
-        raise ValueError("--max-degree applies to fges; hc and tabu take --max-indegree.")
-    if name in ("boss", "grasp"):
-        if max_indegree is not None:
-            raise ValueError(
-                f"--max-indegree applies to hc, tabu, exact, mcmc and mmhc, not {name}."
-            )
-        return LEARNERS[name](score, random_state=random_state)
-    options = {
-        "hc": dict(max_indegree=max_indegree, random_state=random_state),
-        "tabu": dict(max_indegree=max_indegree, random_state=random_state),
-        "exact": dict(max_indegree=max_indegree),
-        "mcmc": dict(
-            ci_test=test, alpha=alpha, max_indegree=max_indegree, random_state=random_state
-        ),
-        "mmhc": dict(
-            criterion=score, alpha=alpha, max_indegree=max_indegree, random_state=random_state
-        ),
+    learner = LEARNERS[name]()
+    accepted = learner.get_params()
+    given = {
+        "--score": score,
+        "--test": test,
+        "--alpha": alpha,
+        "--max-indegree": max_indegree,
+        "--max-degree": max_degree,
+        "--random-state": random_state,
     }
-    if name == "pc":
-        return LEARNERS[name](test, alpha=alpha)
-    if name == "mmhc":
-        return LEARNERS[name](test, **options[name])
-    return LEARNERS[name](score, **options[name])
+    params = {}
+    for option, value in given.items():
+        parameter = LEARNER_OPTIONS[option]
+        if parameter in accepted:
+            if value is not None:
+                params[parameter] = value
+        elif value is not None and option in ("--max-indegree", "--max-degree"):
+            raise ValueError(
+                f"{option} applies to {and_list(learners_taking(parameter))}, not {name}."
+            )
+    return learner.set_params(**params)
 
 
 def learner_from_spec(spec: str, kind: str, random_state: int):

@@ -11,7 +11,9 @@ from skbn.cli._common import (
     add_knowledge,
     add_out,
     add_source,
+    and_list,
     knowledge_params,
+    learners_taking,
     load_source,
     make_learner,
     make_score,
@@ -110,13 +112,17 @@ def run(args) -> None:
 
     output_format(args.out, args.format)  # a bad --out fails now, not after the learning
     # options the chosen learner would not use are refused, not ignored
-    if args.test is not None and args.learner not in ("pc", "mmhc", "mcmc"):
+    # ("auto" is BOSS or FGES: a score)
+    takes_test = learners_taking("ci_test")
+    if args.test is not None and args.learner not in takes_test:
         raise ValueError(
-            f"--test applies to pc, mmhc and mcmc; --learner {args.learner} takes a score "
+            f"--test applies to {and_list(takes_test)}; --learner {args.learner} takes a score "
             "(--score)."
         )
-    if args.score is not None and args.learner == "pc":
-        raise ValueError("--score does not apply to --learner pc, which takes a CI test (--test).")
+    if args.score is not None and args.learner not in [*learners_taking("criterion"), "auto"]:
+        raise ValueError(
+            f"--score does not apply to --learner {args.learner}, which takes a CI test (--test)."
+        )
     knowledge = knowledge_params(args)  # so do unreadable knowledge files
     X, truth, source = load_source(args)
     data = check_data(X, missing="allow")  # the learner says if it takes missing values
