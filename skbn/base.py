@@ -31,7 +31,7 @@ from skbn.data import (
 from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._convert import from_adjacency
 from skbn.network._parameters import CPT_PRIOR_ISS, CGParameters, DiscreteParameters, fit_parameters
-from skbn.scores._registry import SCORES
+from skbn.scores._registry import SCORES, families_handling_missing
 from skbn.utils._features import record_features
 from skbn.utils._param_validation import validate_params_of
 from skbn.utils._registry import required_kind
@@ -314,11 +314,13 @@ class BaseStructureLearner(BaseEstimator):
                 continue  # every CI test runs with testwise deletion
             resolved = self._resolve_family(name, data)
             if not resolved.handles_missing:
+                names = families_handling_missing(data.kind)
+                choices = ", ".join(map(repr, names[:-1])) + f" or {names[-1]!r}"
                 raise ValueError(
                     f"Columns {shown} contain missing values (NaN), and {name}="
                     f"{type(resolved).__name__}() has no available-case form. Use a penalised "
-                    f"likelihood ({name}='bic', 'aic', 'ebic' or 'loglik'), which scores each "
-                    "family on the rows where it is observed, or skbn.learners.StructuralEM."
+                    f"likelihood ({name}={choices}), which scores each family on the rows "
+                    "where it is observed, or skbn.learners.StructuralEM."
                 )
 
     def _cpt_iss(self) -> float:

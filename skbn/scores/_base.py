@@ -148,8 +148,8 @@ class Score(BaseEstimator):
             raise ValueError(
                 f"{type(self).__name__} cannot score data with missing values (columns "
                 f"{', '.join(map(repr, incomplete[:8]))}): it has no available-case form. "
-                "Use a penalised likelihood (criterion='bic', 'aic', 'ebic' or 'loglik'), "
-                "which scores each family on the rows where it is observed; or "
+                "Use a score that has one (its handles_missing is True: the penalised "
+                "likelihoods), which scores each family on the rows where it is observed; or "
                 "skbn.learners.StructuralEM; or impute first."
             )
         return self._incomplete_binder(self, data)

@@ -137,3 +137,18 @@ def get_score_names() -> list[str]:
     True
     """
     return SCORES.names()
+
+
+def families_handling_missing(kind: str) -> list[str]:
+    """The score families with an available-case form on data of ``kind``, asked of them.
+
+    Examples
+    --------
+    >>> families_handling_missing("discrete")
+    ['bic', 'aic', 'ebic', 'loglik']
+    """
+    return [
+        name
+        for name, family in SCORES.families.items()
+        if kind in family.classes and SCORES.resolve(name, kind).handles_missing
+    ]
