@@ -32,6 +32,7 @@ LAYERS = [
             "skbn.utils._memory": "memory= caches and data keys",
             "skbn.utils._random": "seeds",
             "skbn.utils._features": "n_features_in_ and feature_names_in_",
+            "skbn.utils._optuna_slots": "reproducible Optuna studies shared by workers",
         },
     ),
     (

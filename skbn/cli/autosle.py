@@ -56,7 +56,7 @@ def run(args) -> None:
     """Run ``skbn autosle``."""
     from skbn.datasets import make_training_problems
     from skbn.ensemble import AutoSLEEnsemble, PEFLearner
-    from skbn.ensemble._slots import open_storage
+    from skbn.utils._optuna_slots import open_storage
 
     open_storage(args.storage)  # a bad URL fails before the problems are generated
     output_format(args.out, args.format)

@@ -27,11 +27,11 @@ from skbn.base import BaseStructureLearner
 from skbn.data import check_data
 from skbn.datasets._problems import make_training_problems
 from skbn.ensemble._sle import FallbackSelectedWarning, StructureLearningEnsemble, select_output
-from skbn.ensemble._slots import SlotRunner, open_storage, quiet_optuna
 from skbn.graph._convert import as_adjacency, from_adjacency, to_adjacency
 from skbn.learners import BOSS, FGES, PCStable
 from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import Score
+from skbn.utils._optuna_slots import SlotRunner, open_storage, quiet_optuna
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import Interval, StrOptions
 from skbn.utils._random import draw_seed
@@ -361,7 +361,7 @@ def members_from_study(
     >>> members_from_study(auto.study_, space)["gains"] == auto.gains_
     True
     """
-    from skbn.ensemble._slots import SlotRunner
+    from skbn.utils._optuna_slots import SlotRunner
 
     space = default_search_space() if search_space is None else search_space
     if credit not in ("best", "selected"):

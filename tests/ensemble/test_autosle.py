@@ -14,9 +14,9 @@ from optuna.trial import TrialState
 
 from skbn.datasets import make_training_problems
 from skbn.ensemble import AutoSLEEnsemble, StructureLearningEnsemble, ensemble_quality
-from skbn.ensemble._slots import postgres_driver_url
 from skbn.learners import FGES, PCStable
 from skbn.metrics import f1_adjacency, f1_arrowhead
+from skbn.utils._optuna_slots import postgres_driver_url
 
 PENALTIES = [0.5, 2.0, 8.0, 40.0]
 GRID = {"fges": (FGES(), {"penalty_discount": CategoricalDistribution(PENALTIES)})}
@@ -199,7 +199,7 @@ WORKER = textwrap.dedent(
     from optuna.distributions import FloatDistribution
     from skbn.datasets import make_training_problems
     from skbn.ensemble import AutoSLEEnsemble
-    from skbn.ensemble import _slots
+    from skbn.utils import _optuna_slots as _slots
     from skbn.learners import FGES, PCStable
 
     _slots.HEARTBEAT_INTERVAL, _slots.GRACE_PERIOD = 1, 3
@@ -255,7 +255,7 @@ def _interrupted_run(tmp_path, url, name, n_workers, batch_size):
     for w in workers[1:]:
         out, err = w.communicate(timeout=300)
         assert w.returncode == 0, err
-    from skbn.ensemble import _slots
+    from skbn.utils import _optuna_slots as _slots
 
     saved = _slots.HEARTBEAT_INTERVAL, _slots.GRACE_PERIOD
     _slots.HEARTBEAT_INTERVAL, _slots.GRACE_PERIOD = 1, 3
@@ -329,7 +329,7 @@ def test_two_workers_share_a_sqlite_study(tmp_path):
 def test_a_bare_postgresql_url_names_the_installed_driver(monkeypatch):
     import importlib.util
 
-    from skbn.ensemble._slots import postgres_driver_url
+    from skbn.utils._optuna_slots import postgres_driver_url
 
     real = importlib.util.find_spec
 
@@ -455,7 +455,7 @@ OPENER = textwrap.dedent(
     """
     import sys, time
     import optuna
-    from skbn.ensemble._slots import open_storage
+    from skbn.utils._optuna_slots import open_storage
     while time.time() < float(sys.argv[2]):  # start together
         pass
     storage = open_storage(sys.argv[1])
@@ -485,7 +485,7 @@ def test_processes_create_one_new_sqlite_study_at_once(tmp_path, run):
 
 
 def test_a_claim_written_late_by_an_earlier_trial_keeps_the_slot():
-    from skbn.ensemble._slots import SLOT_ATTR, STEP_ATTR, SlotRunner
+    from skbn.utils._optuna_slots import SLOT_ATTR, STEP_ATTR, SlotRunner
 
     storage = optuna.storages.InMemoryStorage()
     study = optuna.create_study(storage=storage, direction="maximize")

@@ -7,8 +7,8 @@ import optuna
 import pytest
 from optuna.trial import TrialState
 
-from skbn.ensemble import _slots
-from skbn.ensemble._slots import SLOT_ATTR, STEP_ATTR, SlotRunner, open_storage
+from skbn.utils import _optuna_slots as _slots
+from skbn.utils._optuna_slots import SLOT_ATTR, STEP_ATTR, SlotRunner, open_storage
 
 
 class _Killed(BaseException):
