@@ -7,8 +7,9 @@ random_state=0)``) of each data set: scikit-learn's breast_cancer, wine, iris an
 ``random_state=0``). Continuous features are binned into 5 quantile bins by every
 network method (skbn's default; pyAgrum's ``DiscreteTypeProcessor("quantile", 5)``) but
 skbn's ``discretizer="mdlp"`` row (supervised MDLP cuts), and by ``CategoricalNB``; skbn's
-rows are seeded (``random_state=0``); ``GaussianNB``, ``LogisticRegression`` (standardised, one-hot for
-discrete features) and ``HistGradientBoostingClassifier`` see the raw features. Reported:
+rows are seeded (``random_state=0``); ``GaussianNB``, ``LogisticRegression``
+(standardised, one-hot for discrete features) and ``HistGradientBoostingClassifier`` see
+the raw features. Reported:
 log loss, ROC AUC (one-vs-rest for several classes), accuracy, Brier score (summed over
 classes), fit and predict seconds per fold, and the fit time as a ratio to skbn's default
 in the same run. The last part times ``predict_proba`` on 1,000,000 rows of a 20-feature

@@ -616,8 +616,10 @@ def make_learner(
             if value is not None:
                 params[parameter] = value
         elif value is not None and option in ("--max-indegree", "--max-degree"):
+            other = "--max-degree" if option == "--max-indegree" else "--max-indegree"
+            hint = f"; {name} takes {other}" if LEARNER_OPTIONS[other] in accepted else ""
             raise ValueError(
-                f"{option} applies to {and_list(learners_taking(parameter))}, not {name}."
+                f"{option} applies to {and_list(learners_taking(parameter))}, not {name}{hint}."
             )
     return learner.set_params(**params)
 
