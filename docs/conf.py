@@ -2,6 +2,7 @@
 """Sphinx configuration of the skbn documentation (built with -W in CI)."""
 
 import json
+import runpy
 import shutil
 from pathlib import Path
 
@@ -87,6 +88,9 @@ def _provenance(study: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+_findings_first = runpy.run_path(str(DOCS / "_scripts" / "findings_first.py"))["findings_first"]
+
+
 def _copy_results() -> None:
     target = DOCS / "results"
     shutil.rmtree(target, ignore_errors=True)
@@ -96,8 +100,12 @@ def _copy_results() -> None:
             if path.name == "manifest.json":
                 shutil.copy2(path, target / f"{study.name}.manifest.json")
             elif path.suffix == ".md":
-                text = path.read_text(encoding="utf-8").rstrip("\n") + "\n" + _provenance(study)
-                (target / path.name).write_text(text, encoding="utf-8")
+                page, moved = _findings_first(path.read_text(encoding="utf-8").rstrip("\n"))
+                closing = _provenance(study)
+                if moved:  # under the closing section's title
+                    head, _, tail = closing.partition("## How this page was made\n")
+                    closing = f"{head}## How this page was made\n\n{moved}\n{tail}"
+                (target / path.name).write_text(page + "\n" + closing, encoding="utf-8")
             else:
                 shutil.copy2(path, target / path.name)
 
@@ -106,8 +114,6 @@ _copy_results()
 
 
 def _draw_architecture() -> None:
-    import runpy
-
     target = DOCS / "_figures"
     target.mkdir(exist_ok=True)
     script = runpy.run_path(str(DOCS / "_scripts" / "architecture.py"))

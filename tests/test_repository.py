@@ -265,3 +265,43 @@ def test_the_license_file_is_the_one_pyproject_declares():
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"]
     text = (ROOT / "LICENSE").read_text()
     assert declared == "BSD-3-Clause" and text.startswith("BSD 3-Clause License")
+
+
+def test_built_results_pages_read_findings_first():
+    # the opening command paragraph (and a code block it introduces) moves to the closing
+    # section; a page that opens with findings is left alone
+    import runpy
+
+    script = Path(__file__).parents[1] / "docs" / "_scripts" / "findings_first.py"
+    findings_first = runpy.run_path(str(script))["findings_first"]
+    page = "# T\n\nCommand: `python -m x`. Means over 3 seeds.\n\n## Results\n\n| a |\n"
+    moved_page, moved = findings_first(page)
+    assert moved == "Command: `python -m x`. Means over 3 seeds."
+    assert moved_page.startswith("# T\n\nThe setup") and "## Results" in moved_page
+    assert "python -m x" not in moved_page
+    block = "# T\n\nRegenerate with:\n\n```bash\npython -m y\n```\n\nFindings.\n"
+    page2, moved2 = findings_first(block)
+    assert moved2.endswith("```") and "python -m y" in moved2 and "Findings." in page2
+    plain = "# T\n\nBOSS wins.\n\nCommand: `python -m z`.\n"
+    assert findings_first(plain) == (plain, "")
+    # every committed page either opens with findings or gets its command moved
+    results = Path(__file__).parents[1] / "examples" / "benchmarks" / "results"
+    for path in results.glob("*/*.md"):
+        built, _ = findings_first(path.read_text(encoding="utf-8"))
+        opening = [line for line in built.split("\n")[1:] if line.strip()][0]
+        assert not opening.startswith(("Command", "Regenerate")), path
+
+
+def test_no_sentence_runs_into_a_table():
+    # a line right under a table row (no blank line between) renders as one more row
+    root = Path(__file__).parents[1]
+    pages = list((root / "examples" / "benchmarks" / "results").glob("*/*.md"))
+    pages += [p for p in (root / "docs").rglob("*.md") if "results" not in p.parts]
+    for path in pages:
+        lines = path.read_text(encoding="utf-8").split("\n")
+        fence = False
+        for above, line in zip(lines, lines[1:]):
+            fence ^= above.startswith("```")
+            row = above.startswith("|") and above.rstrip().endswith("|")
+            if not fence and row and line.strip():
+                assert line.startswith("|"), (path.name, line[:60])

@@ -214,6 +214,7 @@ def report(df: pd.DataFrame, version: str) -> str:
             lines.append(f"| {method} | {' | '.join(cells)} | {rows['ratio'].mean():.2f}x |")
         oracle = part[part["method"] == ORACLE]["same_as_bnlearn_hc"].dropna()
         if len(oracle):
+            lines.append("")  # a sentence right under a table would read as one more row
             lines.append(
                 f"`HillClimb(tie_order='columns')` (ties broken by column order, as bnlearn "
                 f"breaks them) returned bnlearn's `hc` graph exactly in {int(oracle.sum())} of "
