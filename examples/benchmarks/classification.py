@@ -337,6 +337,14 @@ DEFAULT = "skbn BayesianNetworkClassifier()"
 HILL_CLIMB = 'skbn (structure="hill_climb")'
 
 
+def _versus(a: float, b: float) -> str:
+    """``a vs b`` with 4 decimals, more where 4 would show a difference as a tie."""
+    digits = 4
+    while digits < 7 and f"{a:.{digits}f}" == f"{b:.{digits}f}" and a != b:
+        digits += 1
+    return f"{a:.{digits}f} vs {b:.{digits}f}"
+
+
 def goal_rows(table, speed, blankets) -> list[str]:
     """The issue's goals, each with the figure measured and whether it was met."""
     lines = ["## Goals", "", "| goal | measured | met |", "|---|---|---|"]
@@ -355,12 +363,12 @@ def goal_rows(table, speed, blankets) -> list[str]:
             best = peers.loc[peers.log_loss.idxmin()]
             row(
                 f"{name}: log loss <= best pyAgrum BNClassifier's",
-                f"{ours:.4f} vs {best.log_loss:.4f} ({best.method.split('(')[1][:-1]})",
+                f"{_versus(ours, best.log_loss)} ({best.method.split('(')[1][:-1]})",
                 ours <= best.log_loss + 1e-9,
             )
         cat = part.loc[part.method == "CategoricalNB (same bins)", "log_loss"]
         if len(cat):
-            row(f"{name}: log loss <= CategoricalNB's", f"{ours:.4f} vs {cat.iloc[0]:.4f}",
+            row(f"{name}: log loss <= CategoricalNB's", _versus(ours, cat.iloc[0]),
                 ours <= cat.iloc[0] + 1e-9)  # fmt: skip
     bc = table[(table.data == "breast_cancer") & (table.method == DEFAULT)]
     if len(bc):
