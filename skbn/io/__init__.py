@@ -12,7 +12,7 @@ Graphs without parameters are read and written by :func:`skbn.graph.read_graph` 
 """
 
 from skbn.io._bif import BIFError, parse_bif, read_bif, to_bif, write_bif
-from skbn.io._common import MAX_TABLE_ENTRIES, NetworkFileError
+from skbn.io._common import MAX_TABLE_ENTRIES, NetworkFileError, NetworkPortabilityWarning
 from skbn.io._files import NETWORK_FORMATS, network_format, read_network, write_network
 from skbn.io._interop import from_pgmpy, from_pyagrum, to_pgmpy, to_pyagrum
 from skbn.io._net import parse_net, read_net, to_net, write_net
@@ -23,6 +23,7 @@ __all__ = [
     "MAX_TABLE_ENTRIES",
     "NETWORK_FORMATS",
     "NetworkFileError",
+    "NetworkPortabilityWarning",
     "from_pgmpy",
     "from_pyagrum",
     "network_format",

@@ -28,6 +28,7 @@ from skbn.io._common import (
     NetworkFileError,
     _read_text,
     check_writable,
+    warn_unportable,
     write_text,
 )
 from skbn.network._discrete import DiscreteBayesianNetwork
@@ -415,6 +416,22 @@ BIF_KEYWORDS = frozenset(
 )
 
 
+#: A name pyAgrum's BIF reader takes: letters, digits, '_', '-' and '.' (not first), not a
+#: keyword (its keywords are lower case: "DISCRETE" is a name) and not a number, though a
+#: state may be a whole number. Measured over a catalogue of names and the bundled networks
+#: (tests/io/test_hostile_names.py): its lexer reads keywords, numbers, and anything with
+#: other characters ('/', '+', '<', '=', '%', '&', accents, quotes) as syntax errors.
+_PORTABLE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
+_WHOLE = re.compile(r"^[0-9]+$")
+_DECIMAL = re.compile(r"^[0-9]+\.[0-9]*$")
+
+
+def _portable(name: str, state: bool) -> bool:
+    if not _PORTABLE.match(name) or name in BIF_KEYWORDS or _DECIMAL.match(name):
+        return False
+    return state or not _WHOLE.match(name)
+
+
 def _check_word(what: str, value: str) -> str:
     if not _WORD.match(value):
         raise ValueError(
@@ -470,6 +487,15 @@ def to_bif(bn: DiscreteBayesianNetwork) -> str:
             f"  type discrete [ {len(bn.states[v])} ] {{ {st} }};",
             "}",
         ]
+    unportable = [v for v in bn.nodes if not _portable(v, state=False)]
+    unportable += [str(s) for v in bn.nodes for s in bn.states[v] if not _portable(str(s), True)]
+    warn_unportable(
+        "BIF",
+        unportable,
+        "pyAgrum's BIF reader refuses these names (keywords, numbers as variable names, "
+        "characters other than letters, digits, '_', '-' and '.')",
+        "Rename them to be read by pyAgrum; pgmpy and bnlearn read them.",
+    )
     for v in bn.nodes:
         pa = bn.parents[v]
         table = bn.cpts[v]

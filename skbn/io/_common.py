@@ -20,6 +20,7 @@ from skbn.network._gaussian import LinearGaussianNetwork
 
 __all__ = [
     "NetworkFileError",
+    "NetworkPortabilityWarning",
     "MAX_TABLE_ENTRIES",
     "build_network",
     "check_table_size",
@@ -185,6 +186,40 @@ def check_identifiers(network: DiscreteBayesianNetwork, fmt: str) -> None:
             f"{fmt} node names must be identifiers (a letter or '_', then letters, digits, "
             f"'_'); these are not: {bad[:8]}. Rename the data's columns (e.g. "
             "X.columns.str.replace(r'\\W', '_', regex=True)) before learning, or write BIF."
+        )
+
+
+class NetworkPortabilityWarning(UserWarning):
+    """A written network file that skbn reads back but another library's reader does not.
+
+    The file is valid in its format; the message names the names that library's reader
+    refuses or misreads, and which library, so they can be renamed before writing.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from skbn.io import parse_bif, to_bif
+    >>> bn = parse_bif("variable table { type discrete [ 2 ] { lo, hi }; } "
+    ...                "probability ( table ) { table 0.5, 0.5; }")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = to_bif(bn)
+    >>> caught[0].category.__name__
+    'NetworkPortabilityWarning'
+    """
+
+
+def warn_unportable(fmt: str, names: list, reader: str, advice: str) -> None:
+    """Warn (once per file) that ``reader`` refuses or misreads these ``names`` of ``fmt``."""
+    if names:
+        import warnings
+
+        shown = list(dict.fromkeys(names))
+        warnings.warn(
+            f"{fmt} file written; skbn reads it back, but {reader}: "
+            f"{shown[:8]}{' ...' if len(shown) > 8 else ''}. {advice}",
+            NetworkPortabilityWarning,
+            stacklevel=4,
         )
 
 

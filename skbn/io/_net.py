@@ -26,6 +26,7 @@ from skbn.io._common import (
     check_writable,
     read_text,
     rows_to_table,
+    warn_unportable,
     write_text,
 )
 from skbn.network._discrete import DiscreteBayesianNetwork
@@ -41,6 +42,8 @@ _TOKEN = re.compile(
 )
 #: Deepest nesting of parentheses read (one level per parent, plus one).
 _MAX_DEPTH = 100
+#: A state name the other libraries' NET readers take (see to_net).
+_PORTABLE_STATE = re.compile(r"^[!-'*-+\--~]+$")  # printable ASCII but ',', '(', ')' and space
 _UNSUPPORTED = {"continuous", "decision", "utility", "function", "class", "instance"}
 
 
@@ -378,6 +381,21 @@ def to_net(network: DiscreteBayesianNetwork) -> str:
         pa = network.parents[v]
         head = f"potential ({v} | {' '.join(pa)})" if pa else f"potential ({v})"
         out += [head, "{", f"    data = {_nested(network.cpts[v])};", "}", ""]
+    # measured over a catalogue of names (tests/io/test_hostile_names.py): pgmpy's NET
+    # reader splits state names at white space, commas, brackets and '//', and pyAgrum's
+    # reads a non-ASCII state name as empty
+    warn_unportable(
+        "Hugin NET",
+        [
+            str(s)
+            for v in network.nodes
+            for s in network.states[v]
+            if not _PORTABLE_STATE.match(str(s)) or "//" in str(s)
+        ],
+        "pgmpy's NET reader fails on state names with spaces, commas, brackets or '//', and "
+        "pyAgrum's reads non-ASCII ones as empty",
+        "Rename those states (letters, digits, '_') to be read by them.",
+    )
     return "\n".join(out).rstrip("\n")
 
 

@@ -196,6 +196,18 @@ def to_xdsl(network: DiscreteBayesianNetwork) -> str:
     """
     network = check_writable(network, "GeNIe XDSL")
     check_identifiers(network, "GeNIe XDSL")
+    # an empty id, or a character XML 1.0 cannot hold, would not read back
+    bad = [
+        (v, str(s))
+        for v in network.nodes
+        for s in network.states[v]
+        if not str(s).strip() or re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", str(s))
+    ]
+    if bad:
+        raise ValueError(
+            f"GeNIe XDSL state names must be non-empty and hold no control characters; "
+            f"these are not: {bad[:8]}. Rename them, or write BIF or NET."
+        )
     ident = re.sub(r"\W", "_", network.name) or "network"
     if not re.match(r"[A-Za-z_]", ident):
         ident = "n_" + ident

@@ -44,6 +44,7 @@ def test_list_networks_has_the_24_bundled_networks():
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::skbn.io.NetworkPortabilityWarning")  # child: pyAgrum
 @pytest.mark.parametrize("name", list_networks())
 def test_every_bundled_network_round_trips_through_bif(name, tmp_path):
     bn = load_network(name)

@@ -33,6 +33,7 @@ def assert_same_network(a: DiscreteBayesianNetwork, b: DiscreteBayesianNetwork, 
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::skbn.io.NetworkPortabilityWarning")  # child: pyAgrum
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("name", list_networks())
 def test_bundled_networks_round_trip(tmp_path, name, fmt):
@@ -75,6 +76,7 @@ def _pgmpy_probability(cpd, child, state, config):
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::skbn.io.NetworkPortabilityWarning")  # child: pyAgrum
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("name", ["child", "insurance", "alarm", "water"])
 def test_pgmpy_reads_our_files_with_the_same_tables(tmp_path, name, fmt):
@@ -404,3 +406,26 @@ def test_an_oversized_table_is_refused_while_reading_in_bounded_memory(fmt):
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 5e6  # a few tokens, not two million of them
+
+
+@pytest.mark.slow
+def test_the_bif_writer_warns_for_exactly_the_bundled_networks_pyagrum_cannot_read(tmp_path):
+    # the portability rule against pyAgrum itself on the 24 bundled networks
+    import pyagrum as gum
+
+    from skbn.io import NetworkPortabilityWarning
+
+    for name in list_networks():
+        path = tmp_path / f"{name}.bif"
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            write_network(load_network(name), path)
+        warned = any(w.category is NetworkPortabilityWarning for w in caught)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                gum.loadBN(str(path))
+            read = True
+        except Exception:  # noqa: BLE001 - pyAgrum's own error types
+            read = False
+        assert warned == (not read), name
