@@ -412,6 +412,57 @@ def goal_rows(table, speed, blankets) -> list[str]:
     return lines + [""]
 
 
+def missed_goals(table) -> list[str]:
+    """Why the missed goals are missed, with the run's figures (empty if none applies)."""
+
+    def value(data, method, column="log_loss"):
+        got = table.loc[(table.data == data) & (table.method == method), column]
+        return float(got.iloc[0]) if len(got) else float("nan")
+
+    tan, cg_tan = 'skbn (structure="tan")', 'skbn ("tan", discretizer=None)'
+    mdlp = 'skbn (discretizer="mdlp")'
+    out = ["### Why the missed goals are missed", ""]
+    iris = value("iris", DEFAULT)
+    agrum_tan = value("iris", "pyAgrum BNClassifier(TAN)")
+    if iris > agrum_tan:
+        out.append(
+            f"- **iris**: pyAgrum's best is its TAN ({agrum_tan:.3f}); skbn's TAN gets "
+            f"{value('iris', tan):.3f} and its conditional-Gaussian TAN "
+            f"{value('iris', cg_tan):.3f}. The default learns its structure by a score "
+            f"({iris:.3f}; pyAgrum's score-based GHC, Tabu and MIIC get "
+            f"{value('iris', 'pyAgrum BNClassifier(GHC)'):.3f}), which on 120 training rows of"
+            " four binned features keeps a sparser blanket than a tree over all of them."
+        )
+    part = table[table.data == "alarm:HRBP (n=10000)"]
+    if len(part):
+        ours = value("alarm:HRBP (n=10000)", DEFAULT)
+        best = float(part[part.method.str.startswith("pyAgrum")].log_loss.min())
+        sd = float(part.loc[part.method == DEFAULT, "log_loss_sd"].iloc[0])
+        if ours > best:
+            out.append(
+                f"- **alarm HRBP**: {ours:.6f} against {best:.6f}, a difference of "
+                f"{ours - best:.1e}, where the folds' standard deviation is {sd:.3f}: not a"
+                " difference this benchmark can resolve."
+            )
+    auc = value("breast_cancer", DEFAULT, "roc_auc")
+    if auc < 0.985:
+        out.append(
+            f"- **breast_cancer ROC AUC**: {auc:.4f}, short of 0.985 by {0.985 - auc:.4f};"
+            f" with supervised MDLP bins it is {value('breast_cancer', mdlp, 'roc_auc'):.4f}"
+            f" (log loss {value('breast_cancer', mdlp):.3f}), and the models without binning"
+            " (logistic regression, gradient boosting) are above 0.99: five quantile bins lose"
+            " part of what the raw measurements hold."
+        )
+    out.append(
+        "- **fit speed**: the default searches with BOSS, whose grow-shrink trees count the"
+        " discrete tables again and again: in a cProfile of one fold of alarm BP (n = 10,000,"
+        " 8,000 training rows) the counting kernel takes 127 of the fit's 219 ms. Hill climbing"
+        " fits the same fold in 33 ms; its log loss is no lower on any data set here. Faster"
+        " discrete BOSS (cached counts) is the open item of the accuracy-by-default issue."
+    )
+    return out + [""]
+
+
 def write_page(table, failures, speed, blankets, out, command):
     best = table.loc[table.groupby("data")["log_loss"].idxmin()]
     lines = [
@@ -422,6 +473,7 @@ def write_page(table, failures, speed, blankets, out, command):
         "",
     ]
     lines += goal_rows(table, speed, blankets)
+    lines += missed_goals(table)
     lines += [
         "Means over the 5 folds, standard deviation in brackets; fit and predict: median"
         " seconds per fold; `fit ratio` is the method's fit time over skbn's default's on the"
