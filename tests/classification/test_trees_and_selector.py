@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""ChowLiu and TAN against a spanning tree computed independently, and the blanket selector."""
+"""ChowLiu and TAN against a spanning tree computed independently and against bnlearn 4.9's
+chow.liu and tree.bayes (a stored oracle), and the blanket selector."""
 
 import networkx as nx
 import numpy as np
@@ -105,3 +106,27 @@ def test_selector_in_a_pipeline_with_pandas_output():
     assert list(out.columns) == list(selector.markov_blanket_)
     model = make_pipeline(MarkovBlanketSelector(), StandardScaler(), LogisticRegression())
     assert model.fit(X, y).score(X, y) > 0.9
+
+
+def _tree_oracle():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parents[1] / "data" / "bnlearn_tree_oracle.json"
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("case", _tree_oracle(), ids=lambda c: c["network"])
+def test_chow_liu_and_tan_equal_bnlearns(case):
+    # bnlearn 4.9's chow.liu (skeleton) and tree.bayes (arcs) on the same sample, recorded
+    # by tests/data/make_bnlearn_tree_oracle.py; the same mutual information, so the same tree
+    X = load_network(case["network"]).sample(case["n"], random_state=case["seed"]).astype(str)
+    assert _skeleton(ChowLiu().fit(X).graph_) == {frozenset(e) for e in case["chow_liu"]}
+    for target, arcs in case["tan"].items():
+        expected = {tuple(a) for a in arcs}
+        # the same tree with skbn's root (the feature most informative of the class) ...
+        tan = TAN(class_node=target).fit(X)
+        assert _skeleton(tan.graph_) == {frozenset(a) for a in expected}, target
+        # ... and the same arcs when it hangs from bnlearn's root, the first feature
+        first = next(c for c in X.columns if c != target)
+        assert set(TAN(class_node=target, root=first).fit(X).graph_.edges) == expected, target
