@@ -265,3 +265,28 @@ def test_the_missing_values_error_names_the_learners_by_their_flags():
     assert takers and all(f" {n}," in message or f" {n} " in message for n in takers)
     # StructuralEM imputes instead; it is named on its own
     assert not any(f" {n}," in message for n in others if n not in ("StructuralEM",))
+
+
+def test_many_columns_keep_one_copy_of_the_data(monkeypatch):
+    # above DENSE_COVARIANCE_MAX columns, forming the centred columns releases the values
+    # (memory at scale); the values are rebuilt on demand, equal up to rounding
+    import skbn.data._containers as containers
+
+    monkeypatch.setattr(containers, "DENSE_COVARIANCE_MAX", 5)
+    rng = np.random.default_rng(0)
+    raw = rng.normal(size=(200, 8)) * 3 + 10
+    raw[:, 7] = 4.0  # a constant column
+    data = check_data(pd.DataFrame(raw, columns=[f"c{j}" for j in range(8)]))
+    Z = data.centred
+    assert data._values is None
+    np.testing.assert_allclose(data.values, raw, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(Z, raw - raw.mean(axis=0), atol=1e-12)
+    assert data.constant_columns == ("c7",)
+    assert (data.n_samples, data.n_features) == (200, 8)
+    block = data.covariance_block([0, 3])
+    np.testing.assert_allclose(block, np.cov(raw[:, [0, 3]], rowvar=False, bias=True))
+    assert data.take(rows=[0, 1], columns=[2]).values.shape == (2, 1)
+    # at or below the threshold both copies stay
+    small = check_data(pd.DataFrame(raw[:, :5]))
+    _ = small.centred
+    assert small._values is not None

@@ -211,18 +211,32 @@ class GaussianData(_Observed):
     kind = "gaussian"
 
     def __init__(self, values: np.ndarray, names: tuple[str, ...]) -> None:
-        self.values = _readonly(np.ascontiguousarray(values, dtype=np.float64))
+        self._values = _readonly(np.ascontiguousarray(values, dtype=np.float64))
+        self._centred = None
+        self._shape = self._values.shape
         self.names = tuple(names)
+
+    @property
+    def values(self) -> np.ndarray:
+        """The data, shape (n_samples, n_features).
+
+        With more columns than :data:`DENSE_COVARIANCE_MAX`, once the centred columns are
+        formed the container keeps them alone (the scores work on them), and the values are
+        rebuilt from them and the means when asked for (equal up to rounding).
+        """
+        if self._values is not None:
+            return self._values
+        return _readonly(np.ascontiguousarray(self._centred + self.means))
 
     @property
     def n_samples(self) -> int:
         """Number of rows."""
-        return self.values.shape[0]
+        return self._shape[0]
 
     @property
     def n_features(self) -> int:
         """Number of columns (variables)."""
-        return self.values.shape[1]
+        return self._shape[1]
 
     @cached_property
     def means(self) -> np.ndarray:
@@ -251,10 +265,22 @@ class GaussianData(_Observed):
         """Whether the whole covariance matrix is small enough to form (see module constant)."""
         return self.n_features <= DENSE_COVARIANCE_MAX or "covariance" in vars(self)
 
-    @cached_property
+    @property
     def centred(self) -> np.ndarray:
-        """Columns minus their means, Fortran order (one column contiguous)."""
-        return _readonly(np.asfortranarray(self.values - self.means))
+        """Columns minus their means, Fortran order (one column contiguous).
+
+        With more columns than :data:`DENSE_COVARIANCE_MAX` (the blocked route, where
+        memory is the limit) and no missing value, forming them releases the values: one
+        copy of the data is kept, not two.
+        """
+        if self._centred is None:
+            values = self._values
+            centred = _readonly(np.asfortranarray(values - self.means))
+            if self.n_features > DENSE_COVARIANCE_MAX and not self.has_missing:
+                _ = self.constant_columns  # what needs the exact values, kept
+                self._values = None
+            self._centred = centred
+        return self._centred
 
     def covariance_block(self, idx) -> np.ndarray:
         """Return the covariance matrix of the columns ``idx``.

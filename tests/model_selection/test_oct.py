@@ -192,7 +192,10 @@ def test_oct_and_stars_share_the_search_base(which):
     X = load_network("asia").sample(600, random_state=0)
     grid = {"alpha": [0.01, 0.05]}
     if which == "oct":
-        search = OCTSearchCV(PCStable(), grid, cv=3, n_permutations=50, random_state=0)
+        small_forest = RandomForestClassifier(n_estimators=5, random_state=0)
+        search = OCTSearchCV(
+            PCStable(), grid, cv=3, predictor=small_forest, n_permutations=50, random_state=0
+        )
     else:
         search = StARSSearchCV(PCStable(), grid, n_subsamples=4, random_state=0)
     search.fit(X)
