@@ -73,6 +73,19 @@ def _edge_lists(A: np.ndarray, nodes: list, category: np.ndarray | None):
     return out
 
 
+def _crosses_its_row(edge, pos) -> bool:
+    """Whether an edge joins two nodes of one layer with another node of it in between."""
+    (x0, y0), (x1, y1) = pos[edge[0]], pos[edge[1]]
+    if abs(y0 - y1) > 1e-9:
+        return False
+    low, high = sorted((x0, x1))
+    return any(
+        abs(y - y0) <= 1e-9 and low + 1e-9 < x < high - 1e-9
+        for node, (x, y) in pos.items()
+        if node not in edge
+    )
+
+
 def plot_graph(
     graph,
     truth=None,
@@ -148,19 +161,27 @@ def plot_graph(
             lists.setdefault(("missing", undirected), []).extend(edges)
     seen = []
     for (cat, undirected), edges in sorted(lists.items()):
-        nx.draw_networkx_edges(
-            g,
-            pos,
-            edgelist=edges,
-            ax=ax,
-            node_size=node_size,
-            edge_color=EDGE_COLORS[cat],
-            arrows=True,
-            arrowstyle="-" if undirected else "-|>",
-            arrowsize=12,
-            style="dashed" if cat == "missing" else "solid",
-            width=1.4,
-        )
+        # an edge along a layer with nodes between its ends bows out of the row, so that it
+        # does not run through those nodes (and read as two edges)
+        bowed = [e for e in edges if _crosses_its_row(e, pos)]
+        for group, style in ((edges, "arc3"), (bowed, "arc3,rad=0.3")):
+            group = [e for e in group if (e in bowed) == (style != "arc3")]
+            if not group:
+                continue
+            nx.draw_networkx_edges(
+                g,
+                pos,
+                edgelist=group,
+                ax=ax,
+                node_size=node_size,
+                edge_color=EDGE_COLORS[cat],
+                arrows=True,
+                arrowstyle="-" if undirected else "-|>",
+                arrowsize=12,
+                style="dashed" if cat == "missing" else "solid",
+                width=1.4,
+                connectionstyle=style,
+            )
         if cat not in seen:
             seen.append(cat)
     if truth is not None and seen:

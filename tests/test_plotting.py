@@ -102,3 +102,33 @@ def test_cluster_sizes(tmp_path):
     heights = sorted((bar.get_height() for bar in ax.patches), reverse=True)
     assert heights == sorted((len(c) for c in pef.clusters_), reverse=True)
     _saved(ax, tmp_path / "clusters.png")
+
+
+def test_an_edge_along_a_layer_bows_around_the_nodes_between_its_ends():
+    # a, b, c are roots of the truth (one layer): an arc between the two ends of that row
+    # would run through the middle one, so it is drawn bowed; the others stay straight
+    import matplotlib
+    from matplotlib.patches import FancyArrowPatch
+
+    matplotlib.use("Agg")
+    import networkx as nx
+
+    from skbn.graph import as_adjacency
+    from skbn.plotting import _crosses_its_row, _layered_positions, plot_graph
+
+    truth = nx.DiGraph([("a", "d"), ("b", "d"), ("c", "d")])
+    learned = nx.DiGraph()
+    learned.add_nodes_from(["a", "b", "c", "d"])
+    learned.add_edges_from([("b", "d"), ("c", "d")])
+    T, nodes = as_adjacency(truth, list(learned.nodes))
+    pos = _layered_positions(T, nodes)
+    left, right = sorted("abc", key=lambda v: pos[v][0])[::2]
+    assert _crosses_its_row((left, right), pos) and not _crosses_its_row(("b", "d"), pos)
+    learned.add_edge(left, right)
+    ax = plot_graph(learned, truth=truth)
+    rads = [
+        getattr(patch.get_connectionstyle(), "rad", 0.0)
+        for patch in ax.patches
+        if isinstance(patch, FancyArrowPatch)
+    ]
+    assert rads.count(0.3) == 1 and rads.count(0.0) == len(rads) - 1
