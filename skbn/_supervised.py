@@ -198,7 +198,9 @@ def structure_dag(structure, data, target: int, random_state=None) -> np.ndarray
     elif isinstance(structure, str) and structure == "auto":
         learner = default_learner(data.n_features, random_state=random_state)
         if "polish" in learner.get_params():
-            # the polish lowered no log loss on the classification benchmark, nor blanket F1
+            # on the classification benchmark the polish raised breast_cancer's log loss
+            # (0.167 against 0.144), moved the others by 0.0002 at most and left ALARM's
+            # blanket F1 as it was, at more fit time
             learner.set_params(polish=False)
     else:
         learner = clone(structure)
