@@ -17,6 +17,7 @@ from skbn.datasets import load_network
 from skbn.feature_selection import MarkovBlanketSelector
 from skbn.graph import markov_blanket
 from skbn.learners import TAN, ChowLiu
+from tests.data import load_oracle
 
 
 @pytest.fixture(scope="module")
@@ -108,15 +109,7 @@ def test_selector_in_a_pipeline_with_pandas_output():
     assert model.fit(X, y).score(X, y) > 0.9
 
 
-def _tree_oracle():
-    import json
-    from pathlib import Path
-
-    path = Path(__file__).parents[1] / "data" / "bnlearn_tree_oracle.json"
-    return json.loads(path.read_text())
-
-
-@pytest.mark.parametrize("case", _tree_oracle(), ids=lambda c: c["network"])
+@pytest.mark.parametrize("case", load_oracle("bnlearn_tree_oracle"), ids=lambda c: c["network"])
 def test_chow_liu_and_tan_equal_bnlearns(case):
     # bnlearn 4.9's chow.liu (skeleton) and tree.bayes (arcs) on the same sample, recorded
     # by tests/data/make_bnlearn_tree_oracle.py; the same mutual information, so the same tree

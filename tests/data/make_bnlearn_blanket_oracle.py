@@ -10,9 +10,7 @@ whole learner's graph (an undirected edge as both arcs; ``si.hiton.pc`` with
 ``undirected = FALSE``, so that it orients). Writes ``bnlearn_blanket_oracle.json``.
 """
 
-import json
-from pathlib import Path
-
+from tests.data import save_oracle
 from tests.data._rscript import run_on_samples
 
 CASES = [("asia", 2000, 1), ("sachs", 2000, 2), ("child", 2000, 7), ("insurance", 2000, 9),
@@ -54,9 +52,7 @@ def main() -> None:
             elif kind == "version":
                 case["bnlearn"] = rest[0]
         out.append(case)
-    Path(__file__).with_name("bnlearn_blanket_oracle.json").write_text(
-        json.dumps(out, indent=1) + "\n"
-    )
+    save_oracle("bnlearn_blanket_oracle", out)
 
 
 if __name__ == "__main__":

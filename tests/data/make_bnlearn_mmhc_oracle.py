@@ -7,9 +7,7 @@ the skeleton of ``mmpc(test = "mi", alpha = 0.05)`` and the arcs of ``mmhc`` wit
 test (BIC hill climbing). Writes ``bnlearn_mmhc_oracle.json``.
 """
 
-import json
-from pathlib import Path
-
+from tests.data import save_oracle
 from tests.data._rscript import run_on_samples
 
 CASES = [("asia", 2000, 1), ("sachs", 2000, 2), ("child", 2000, 7), ("insurance", 2000, 9),
@@ -42,9 +40,7 @@ def main() -> None:
             elif kind == "version":
                 case["bnlearn"] = rest[0]
         out.append(case)
-    Path(__file__).with_name("bnlearn_mmhc_oracle.json").write_text(
-        json.dumps(out, indent=1) + "\n"
-    )
+    save_oracle("bnlearn_mmhc_oracle", out)
 
 
 if __name__ == "__main__":

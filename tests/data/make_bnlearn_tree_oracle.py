@@ -7,8 +7,8 @@ the skeleton of ``chow.liu`` (mutual information, ``mi``) and the arcs of ``tree
 with each listed class variable. Writes ``bnlearn_tree_oracle.json``.
 """
 
-import json
-from pathlib import Path
+from tests.data import save_oracle
+from tests.data._rscript import run_on_samples
 
 CASES = [("asia", 2000, 1), ("sachs", 2000, 2), ("child", 2000, 7), ("insurance", 2000, 9),
          ("alarm", 3000, 8)]  # fmt: skip
@@ -30,37 +30,20 @@ cat("version", as.character(packageVersion("bnlearn")), "\n", sep = "\t")
 
 
 def main() -> None:
-    import subprocess
-    import tempfile
-
-    from skbn.datasets import load_network
-
     out = []
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "run.R"
-        script.write_text(R)
-        for network, n, seed in CASES:
-            path = Path(tmp) / f"{network}.csv"
-            load_network(network).sample(n, random_state=seed).astype(str).to_csv(path, index=False)
-            lines = subprocess.run(
-                ["Rscript", str(script), str(path), ",".join(CLASSES[network])],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout.splitlines()
-            case = {"network": network, "n": n, "seed": seed, "chow_liu": [], "tan": {}}
-            for line in lines:
-                kind, *rest = [f.strip() for f in line.split("\t")]
-                if kind == "cl":
-                    case["chow_liu"].append(sorted(rest[:2]))
-                elif kind == "tan":
-                    case["tan"].setdefault(rest[0], []).append(rest[1:3])
-                elif kind == "version":
-                    case["bnlearn"] = rest[0]
-            out.append(case)
-    Path(__file__).with_name("bnlearn_tree_oracle.json").write_text(
-        json.dumps(out, indent=1) + "\n"
-    )
+    classes = lambda network: [",".join(CLASSES[network])]  # noqa: E731
+    for case, _, lines in run_on_samples(R, CASES, classes):
+        case.update({"chow_liu": [], "tan": {}})
+        for line in lines:
+            kind, *rest = [f.strip() for f in line.split("\t")]
+            if kind == "cl":
+                case["chow_liu"].append(sorted(rest[:2]))
+            elif kind == "tan":
+                case["tan"].setdefault(rest[0], []).append(rest[1:3])
+            elif kind == "version":
+                case["bnlearn"] = rest[0]
+        out.append(case)
+    save_oracle("bnlearn_tree_oracle", out)
 
 
 if __name__ == "__main__":

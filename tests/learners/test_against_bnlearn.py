@@ -7,17 +7,15 @@ here; the tests need no R. bnlearn breaks ties between equal moves by column ord
 equal bnlearn's own.
 """
 
-import json
-from pathlib import Path
-
 import networkx as nx
 import pytest
 
 from skbn.datasets import load_network
 from skbn.learners import HillClimb, TabuSearch
 from skbn.scores import BIC
+from tests.data import load_oracle
 
-ORACLE = json.loads((Path(__file__).parents[1] / "data" / "bnlearn_oracle.json").read_text())
+ORACLE = load_oracle("bnlearn_oracle")
 
 
 def _data(case):

@@ -9,19 +9,15 @@ and the learner's graph bnlearn's ``gs``, ``iamb``, ``inter.iamb``, ``fast.iamb`
 ``iamb.fdr`` or ``si.hiton.pc`` graph, arc for arc.
 """
 
-import json
-from pathlib import Path
-
 import pytest
 
 from skbn.datasets import load_network
 from skbn.feature_selection import MarkovBlanketSelector
 from skbn.graph import markov_blanket
 from skbn.learners import HITONMB, HITONPC, IAMB, GrowShrink
+from tests.data import load_oracle
 
-ORACLE = json.loads(
-    (Path(__file__).parents[1] / "data" / "bnlearn_blanket_oracle.json").read_text()
-)
+ORACLE = load_oracle("bnlearn_blanket_oracle")
 LEARNERS = {
     "gs": lambda: GrowShrink("mi", alpha=0.05),
     "iamb": lambda: IAMB("mi", alpha=0.05),

@@ -9,6 +9,7 @@ from skbn.learners import MMHC
 from skbn.metrics import f1_adjacency
 from skbn.scores import EBIC, BDeu, GaussianBIC
 from skbn.utils.testing import d_separation_oracle
+from tests.data import load_oracle
 
 
 def _skeleton(graph):
@@ -106,15 +107,7 @@ def test_memory_that_is_not_a_cache_is_refused_before_any_work():
         MMHC(memory=3).fit(X)
 
 
-def _mmhc_oracle():
-    import json
-    from pathlib import Path
-
-    path = Path(__file__).parents[1] / "data" / "bnlearn_mmhc_oracle.json"
-    return json.loads(path.read_text())
-
-
-@pytest.mark.parametrize("case", _mmhc_oracle(), ids=lambda c: c["network"])
+@pytest.mark.parametrize("case", load_oracle("bnlearn_mmhc_oracle"), ids=lambda c: c["network"])
 def test_column_ties_give_bnlearns_mmpc_and_mmhc(case):
     # bnlearn 4.9 (tests/data/make_bnlearn_mmhc_oracle.py) compares p-values as doubles
     # (those that underflow tie at 0) and breaks ties by column: tie_order="columns" does the
