@@ -37,13 +37,6 @@ from skbn.utils._param_validation import HasMethods, Interval, StrOptions, valid
 __all__ = ["BayesianNetworkClassifier"]
 
 
-def _with_descendants(dag: nx.DiGraph, nodes) -> set:
-    found = set(nodes)
-    for v in nodes:
-        found |= nx.descendants(dag, v)
-    return found
-
-
 #: Most joint configurations of a row's missing features that prediction sums over.
 MAX_MISSING_CONFIGURATIONS = 100_000
 
@@ -168,8 +161,6 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         target = p - 1
         dag = structure_dag(self.structure, data, target, self.random_state)
         self.graph_ = from_adjacency(dag, data.names, kind="dag")
-        self._dag = nx.DiGraph(list(zip(*np.nonzero(dag))))
-        self._dag.add_nodes_from(range(p))
         self.parameters_ = fit_parameters(data, dag, self.iss)
         self._data_kind = data.kind
         self._states = data.states if hasattr(data, "states") else None
@@ -309,8 +300,11 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         """Return the missing continuous features and their descendants, topologically."""
         if not hidden:
             return []
-        block = _with_descendants(self._dag, hidden)
-        return [v for v in nx.topological_sort(self._dag) if v in block]
+        # the fitted parameters hold the DAG (each node's parents)
+        dag = nx.DiGraph((int(u), j) for j, pa in enumerate(self.parameters_.parents) for u in pa)
+        dag.add_nodes_from(range(len(self.parameters_.parents)))
+        block = set(hidden).union(*(nx.descendants(dag, v) for v in hidden))
+        return [v for v in nx.topological_sort(dag) if v in block]
 
     def _gaussian_block(self, block: list[int], codes, values) -> np.ndarray:
         """Log-density of the observed members of ``block`` at each row, the rest integrated.

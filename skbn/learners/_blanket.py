@@ -612,8 +612,17 @@ class IAMB(_BlanketLearner):
         return self.variant
 
 
+_HITON_DOC = """    ci_test : str, CITest or None, default=None
+        The test, by family name or as an object; None means ``"g_sq"`` on discrete data and
+        ``"fisher_z"`` on continuous data. ``"mi"`` is bnlearn's test of that name.
+    alpha : float, default=0.05
+        Significance level: a p-value above it is independence.
+    max_sx : int, default=None
+        Largest conditioning set; None for no limit."""
+
+
 class HITONPC(_LocalLearner):
-    """HITON-PC (semi-interleaved): each variable's parents and children, then a CPDAG.
+    __doc__ = f"""HITON-PC (semi-interleaved): each variable's parents and children, then a CPDAG.
 
     For each variable, the variables dependent on it on their own join its candidate set in
     increasing order of that p-value, each unless some non-empty subset of those already in
@@ -624,13 +633,7 @@ class HITONPC(_LocalLearner):
 
     Parameters
     ----------
-    ci_test : str, CITest or None, default=None
-        The test, by family name or as an object; None means ``"g_sq"`` on discrete data and
-        ``"fisher_z"`` on continuous data. ``"mi"`` is bnlearn's test of that name.
-    alpha : float, default=0.05
-        Significance level: a p-value above it is independence.
-    max_sx : int, default=None
-        Largest conditioning set; None for no limit.
+{_HITON_DOC}
 
     Attributes
     ----------
@@ -690,7 +693,7 @@ class HITONPC(_LocalLearner):
 
 
 class HITONMB(HITONPC):
-    """HITON-MB: each variable's Markov blanket from HITON-PC's parents and children.
+    __doc__ = f"""HITON-MB: each variable's Markov blanket from HITON-PC's parents and children.
 
     The blanket of ``x`` is its parents and children (as :class:`HITONPC` finds them,
     before the symmetry check) and its spouses: a variable ``z`` among the parents and
@@ -701,13 +704,7 @@ class HITONMB(HITONPC):
 
     Parameters
     ----------
-    ci_test : str, CITest or None, default=None
-        The test, by family name or as an object; None means ``"g_sq"`` on discrete data and
-        ``"fisher_z"`` on continuous data. ``"mi"`` is bnlearn's test of that name.
-    alpha : float, default=0.05
-        Significance level: a p-value above it is independence.
-    max_sx : int, default=None
-        Largest conditioning set; None for no limit.
+{_HITON_DOC}
 
     Attributes
     ----------
