@@ -8,6 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from skbn._kernels.boss import stretch_nodes
+from skbn._kernels.grasp import SETTLED, tuck, tuck_search
 from skbn.constraints import CONSTRAINT_PARAMETERS
 from skbn.learners._boss import _TOL, _Forest, _missing_buffers, _OrderSearch, _start_order
 from skbn.scores import Score
@@ -22,8 +23,9 @@ class _Tucks:
 
     A tuck of the arc ``x -> y`` moves ``y``, with those of its ancestors that stand between
     ``x`` and ``y``, in front of ``x`` (keeping their relative order); only the variables in
-    that stretch of the order get new parents, looked up in the shared grow-shrink trees by
-    one kernel call per stretch.
+    that stretch of the order get new parents, looked up in the shared grow-shrink trees.
+    The search itself runs in :func:`skbn._kernels.grasp.tuck_search`, which pauses when the
+    trees lack a look-up; this class fills the trees in and resumes it.
     """
 
     def __init__(self, forest: _Forest, order: np.ndarray, required, rng) -> None:
@@ -33,11 +35,14 @@ class _Tucks:
         self.pos = np.empty(p, np.int64)
         self.pos[self.order] = np.arange(p)
         self.rng = rng
-        self.required = [] if required is None else list(zip(*np.nonzero(required)))
+        pairs = np.zeros((0, 2), np.int64) if required is None else np.argwhere(required)
+        self.req_a = np.ascontiguousarray(pairs[:, 0], dtype=np.int64)
+        self.req_b = np.ascontiguousarray(pairs[:, 1], dtype=np.int64)
         self.node = np.zeros(p, np.int64)
         self.local = np.zeros(p)
-        self._parents: dict[int, tuple] = {}  # a shrunk node's parent set never changes
         self._missing = _missing_buffers(p)
+        self._seen = np.zeros(p, bool)
+        self._stack = np.empty(p, np.int64)
         self._rescore(0, p - 1)
         self.n_tucks = 0
 
@@ -46,11 +51,7 @@ class _Tucks:
         return float(self.local.sum())
 
     def parents(self, v: int) -> tuple:
-        node = int(self.node[v])
-        kept = self._parents.get(node)
-        if kept is None:
-            kept = self._parents[node] = self.forest.kept(node)
-        return kept
+        return self.forest.kept(int(self.node[v]))
 
     def _rescore(self, first: int, last: int) -> float:
         """Look up the parents of the variables at positions first..last; the score change."""
@@ -70,72 +71,48 @@ class _Tucks:
         self.local[stretch] = scores
         return float(scores.sum()) - before
 
-    def _ancestors(self, y: int) -> np.ndarray:
-        seen = np.zeros(self.p, bool)
-        stack = [y]
-        seen[y] = True
-        while stack:
-            for u in self.parents(stack.pop()):
-                if not seen[u]:
-                    seen[u] = True
-                    stack.append(u)
-        return seen
-
     def _tuck(self, j: int, i: int) -> bool:
         """Tuck the variable at ``i`` in front of position ``j``; False if knowledge forbids."""
-        stretch = self.order[j + 1 : i + 1]
-        moved = self._ancestors(int(self.order[i]))[stretch]
-        self.order[j : i + 1] = np.concatenate(
-            [stretch[moved], self.order[j : j + 1], stretch[~moved]]
-        )
-        self.pos[self.order[j : i + 1]] = np.arange(j, i + 1)
-        return all(self.pos[a] < self.pos[b] for a, b in self.required)
+        f = self.forest
+        return tuck(
+            j, i, self.order, self.pos, self.node, f.kept_first, f.kept_len, f.kept_pool,
+            self._seen, self._stack, self.req_a, self.req_b,
+        )  # fmt: skip
 
     def search(self, depth: int) -> None:
-        """Improving tucks, found by a depth-bounded search over score-neutral tucks."""
-        while self._improve(depth - 1, frozenset(), []):
-            pass
-
-    def _improve(self, depth: int, flipped: frozenset, history: list) -> bool:
-        """One pass: True as soon as a tuck (or chain of neutral tucks) raises the score."""
-        for i in self.rng.permutation(self.p):
-            y = int(self.order[i])
-            candidates = list(self.parents(y))
-            self.rng.shuffle(candidates)
-            of_y = set(candidates)
-            for x in candidates:
-                # below the first level only covered arcs (x's parents plus x are y's)
-                if history:
-                    of_x = self.parents(x)
-                    if len(of_x) + 1 != len(of_y) or not of_y.issuperset(of_x):
-                        continue
-                j = int(self.pos[x])
-                window = self.order[j : i + 1].copy()
-                saved = (window, self.node[window], self.local[window])
-                if self._tuck(j, i):
-                    gain = self._rescore(j, i)
-                    level = _TOL * max(1.0, abs(self.total))
-                    if gain > level:
-                        self.n_tucks += 1
-                        return True
-                    if gain > -level:
-                        # a score-neutral tuck: follow it while the arcs it flips are new
-                        turned = frozenset(
-                            (min(x, z), max(x, z)) for z in self.parents(x) if self.pos[z] < i
-                        )
-                        now = flipped ^ turned
-                        if now and now not in history:
-                            history.append(now)
-                            if depth > 0 and self._improve(depth - 1, now, history):
-                                self.n_tucks += 1
-                                return True
-                            history.pop()
-                window, nodes, local = saved
-                self.order[j : i + 1] = window
-                self.pos[window] = np.arange(j, i + 1)
-                self.node[window] = nodes
-                self.local[window] = local
-        return False
+        """Take improving tuck chains (up to ``depth`` tucks deep) until none is left."""
+        p = self.p
+        state = np.array([-1, 0, 0], np.int64)
+        rng = np.array([self.rng.randint(2**63, dtype=np.int64)], np.uint64)
+        frames = dict(
+            perm=np.empty((depth, p), np.int64),
+            ii=np.zeros(depth, np.int64),
+            cand=np.empty((depth, p), np.int64),
+            ncand=np.zeros(depth, np.int64),
+            cc=np.zeros(depth, np.int64),
+            y_pos=np.zeros(depth, np.int64),
+            x_of=np.zeros(depth, np.int64),
+            j_of=np.zeros(depth, np.int64),
+            win_order=np.empty((depth, p), np.int64),
+            win_node=np.empty((depth, p), np.int64),
+            win_local=np.empty((depth, p)),
+            flips=np.empty((depth, depth * p), np.int64),
+            flip_len=np.zeros(depth, np.int64),
+            now=np.empty(depth * p, np.int64),
+        )
+        in_prefix = np.zeros(p, bool)
+        missing, prefixes = self._missing
+        f = self.forest
+        while True:
+            status, count = tuck_search(
+                depth, _TOL, self.order, self.pos, self.node, self.local, state, rng,
+                *frames.values(), in_prefix, self._seen, self._stack, self.req_a, self.req_b,
+                *f._lookup_arrays(), f.kept_first, f.kept_len, f.kept_pool, missing, prefixes,
+            )  # fmt: skip
+            if status == SETTLED:
+                break
+            f.fill(missing, prefixes, count)
+        self.n_tucks = int(state[2])
 
 
 def _run_tucks(bound, allowed, required, start, seeds, depth):

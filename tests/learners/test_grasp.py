@@ -95,3 +95,61 @@ def test_bad_parameters_fail_before_work():
         GRaSP(depth=0).fit(X)
     with pytest.raises(ValueError, match="n_starts"):
         GRaSP(n_starts=0).fit(X)
+
+
+def _kept_arrays(parents):
+    """Tree-node arrays in which node ``v`` keeps the parents ``parents[v]``."""
+    lengths = np.array([len(pa) for pa in parents], np.int64)
+    first = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    pool = np.array([u for pa in parents for u in pa], np.int64)
+    return first, lengths, pool
+
+
+def test_tuck_moves_the_ancestors_in_between_in_front():
+    from skbn._kernels.grasp import tuck
+
+    # 0 -> 2 -> 4 <- 1; 3 has no parents. Tuck 1 -> 4 (positions 1 and 4).
+    first, lengths, pool = _kept_arrays([(), (), (0,), (), (1, 2)])
+    order = np.arange(5, dtype=np.int64)
+    pos = np.arange(5, dtype=np.int64)
+    node = np.arange(5, dtype=np.int64)
+    seen, stack = np.zeros(5, bool), np.empty(5, np.int64)
+    none = np.zeros(0, np.int64)
+    assert tuck(1, 4, order, pos, node, first, lengths, pool, seen, stack, none, none)
+    # 2 and 4 (ancestors of 4 between the two) go in front of 1, in their order; 3 stays after
+    assert order.tolist() == [0, 2, 4, 1, 3]
+    assert pos[order].tolist() == list(range(5))
+    assert not seen.any()
+    # a required arc 1 -> 4 is now backwards: the tuck says so
+    order[:], pos[:] = np.arange(5), np.arange(5)
+    assert not tuck(
+        1, 4, order, pos, node, first, lengths, pool, seen, stack, np.array([1]), np.array([4])
+    )
+
+
+@pytest.mark.parametrize("data", ["gaussian", "discrete"])
+def test_a_search_paused_for_look_ups_ends_where_an_unpaused_one_does(data):
+    # the kernel pauses whenever the trees lack a look-up and resumes after they are filled
+    # in: from the same order and seed, a search on empty trees (many pauses) and one on the
+    # trees that search filled (none) take the same tucks to the same order
+    if data == "gaussian":
+        X, _ = _gaussian(40, 4, 1000, 1)
+        bound = GaussianBIC().bind(X)
+    else:
+        X = load_network("child").sample(2000, random_state=0)
+        bound = BIC().bind(X)
+    forest = _Forest(bound, None, None)
+    start = np.random.RandomState(3).permutation(bound.n_features).astype(np.int64)
+    pauses = []
+    fill = forest.fill
+    forest.fill = lambda *a: (pauses.append(1), fill(*a))[1]
+    first = _Tucks(forest, start, None, np.random.RandomState(7))
+    before = len(pauses)
+    first.search(3)
+    assert len(pauses) > before + 10 and first.n_tucks > 0
+    n_nodes, used = forest.n_nodes, len(pauses)
+    again = _Tucks(forest, start, None, np.random.RandomState(7))
+    again.search(3)
+    assert len(pauses) == used and forest.n_nodes == n_nodes
+    np.testing.assert_array_equal(again.order, first.order)
+    assert again.n_tucks == first.n_tucks and again.total == first.total
