@@ -90,8 +90,9 @@ SKBN = {
     "skbn HillClimb()": lambda seed: HillClimb(),
     "skbn PCStable()": lambda seed: PCStable(),
     "skbn StructuralEM()": lambda seed: StructuralEM(random_state=seed),
-    "skbn StructuralEM(fit_tables='em')": lambda seed: StructuralEM(
-        fit_tables="em", random_state=seed
+    "skbn StructuralEM(HillClimb())": lambda seed: StructuralEM(HillClimb(), random_state=seed),
+    "skbn StructuralEM(HillClimb(), fit_tables='em')": lambda seed: StructuralEM(
+        HillClimb(), fit_tables="em", random_state=seed
     ),
 }
 #: On mixed data: the available-case and testwise learners, and structural EM with its
@@ -100,6 +101,7 @@ MIXED = {
     "skbn HillClimb()": lambda seed: HillClimb(),
     "skbn PCStable()": lambda seed: PCStable(),
     "skbn StructuralEM()": lambda seed: StructuralEM(random_state=seed),
+    "skbn StructuralEM(HillClimb())": lambda seed: StructuralEM(HillClimb(), random_state=seed),
 }
 REFERENCE = "skbn HillClimb()"
 BNLEARN = "bnlearn hc() / structural.em()"  # hc() on complete data (rate 0)

