@@ -277,19 +277,21 @@ def report(df: pd.DataFrame, version: str) -> str:
     command = (
         "python -m examples.benchmarks.missing_data --mixed"
         " --out examples/benchmarks/results/missing_mixed/missing_mixed.csv"
-        " --page examples/benchmarks/results/missing_mixed/missing_mixed.md`, then the "
-        "structural EM rows with `--add 'skbn StructuralEM()'` and the same paths"
+        " --page examples/benchmarks/results/missing_mixed/missing_mixed.md"
         if mixed
         else "python -m examples.benchmarks.missing_data"
         " --out examples/benchmarks/results/missing/missing.csv"
         " --page examples/benchmarks/results/missing/missing.md"
+    ) + (
+        "`, then the rows of `StructuralEM()` with its default learner with "
+        "`--add 'skbn StructuralEM()'` and the same paths"
     )
     lines = [
         "# Missing values in mixed data: benchmark against bnlearn"
         if mixed
         else "# Missing values: benchmark against bnlearn",
         "",
-        f"Command: `{command}{'' if mixed else '`'}. n = {n} rows drawn from each bundled network "
+        f"Command: `{command}. n = {n} rows drawn from each bundled network "
         + (
             "(its last 30% of nodes in a topological order made continuous, "
             "`make_conditional_gaussian(network, 0.3, random_state=0)`) "
