@@ -190,7 +190,7 @@ class GRaSP(_OrderSearch):
 
     See Also
     --------
-    BOSS : Order search by best moves of one variable, usually faster at the same accuracy.
+    BOSS : Order search by best moves of one variable; the default learner.
 
     References
     ----------
