@@ -211,7 +211,12 @@ class GaussianData(_Observed):
     kind = "gaussian"
 
     def __init__(self, values: np.ndarray, names: tuple[str, ...]) -> None:
-        self._values = _readonly(np.ascontiguousarray(values, dtype=np.float64))
+        if np.shape(values)[1] > DENSE_COVARIANCE_MAX:
+            # the blocked route reads columns: a column-major view of a DataFrame's block
+            # is kept as it is rather than copied row-major
+            self._values = _readonly(np.asarray(values, dtype=np.float64))
+        else:
+            self._values = _readonly(np.ascontiguousarray(values, dtype=np.float64))
         self._centred = None
         self._shape = self._values.shape
         self.names = tuple(names)
@@ -275,7 +280,9 @@ class GaussianData(_Observed):
         """
         if self._centred is None:
             values = self._values
-            centred = _readonly(np.asfortranarray(values - self.means))
+            centred = np.empty(values.shape, dtype=np.float64, order="F")
+            np.subtract(values, self.means, out=centred)  # no row-major temporary
+            centred = _readonly(centred)
             if self.n_features > DENSE_COVARIANCE_MAX and not self.has_missing:
                 _ = self.constant_columns  # what needs the exact values, kept
                 self._values = None
@@ -307,15 +314,17 @@ class GaussianData(_Observed):
     def correlated_pairs(self, r_min: float, block: int = 1024):
         """Find the pairs ``i < j`` whose absolute correlation is at least ``r_min``.
 
-        Computed ``block`` columns at a time, so memory grows with the pairs kept, not with
-        ``p**2``. Constant columns correlate with nothing.
+        Computed in tiles of ``block`` by ``block`` columns (single-precision products,
+        pairs near the threshold rechecked in double precision:
+        :func:`thresholded_correlations`), so memory grows with the pairs kept, not with
+        ``p``. Constant columns correlate with nothing.
 
         Parameters
         ----------
         r_min : float
             Threshold on ``|r|``.
         block : int, default=1024
-            Columns per matrix product.
+            Columns per side of a tile.
 
         Returns
         -------

@@ -62,7 +62,7 @@ def correlation_threshold(n_samples: int, n_features: int) -> float:
 
 
 def sparse_correlation_pairs(Z: np.ndarray, r_min: float, block: int = 1024):
-    """Pairs ``i < j`` with ``|r_ij| >= r_min``, computed ``block`` columns at a time.
+    """Pairs ``i < j`` with ``|r_ij| >= r_min``, computed in tiles of ``block`` columns.
 
     Returns
     -------

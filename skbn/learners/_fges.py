@@ -73,39 +73,49 @@ class _Search:
 
     # -- forward ----------------------------------------------------------------------------
 
-    def effect_edges(self) -> list[set]:
+    def effect_edges(self) -> tuple[np.ndarray, np.ndarray]:
         """Pairs whose single-edge score gain over the empty graph is positive.
 
         A score that can screen these pairs itself (the Gaussian likelihood scores, by a
         blocked correlation threshold) does so without a ``(p, p)`` matrix; otherwise each
-        variable's column of single-parent scores is computed in one kernel call.
+        variable's column of single-parent scores is computed in one kernel call. Returned
+        as compressed rows (``indptr``, ``indices``: the effect neighbours of ``y`` are
+        ``indices[indptr[y]:indptr[y + 1]]``, increasing), four bytes a neighbour, since
+        with many variables chance correlations make these lists long.
         """
-        effect = [set() for _ in range(self.p)]
         screen = getattr(self.bound, "effect_pairs", None)
         pairs = screen() if screen is not None and not self.knowledge else None
-        if pairs is not None:
-            for x, y in zip(pairs[0].tolist(), pairs[1].tolist()):
-                effect[y].add(x)
-                effect[x].add(y)
-            return effect
-        for y in range(self.p):
-            column = self.bound.toggle_scores(y, [])
-            gains = column - column[y]
-            keep = gains > 0
-            if self.knowledge:
-                keep &= self.arc_ok[:, y] | self.arc_ok[y, :]
-            for x in np.flatnonzero(keep).tolist():
-                if x != y:
-                    effect[y].add(x)
-                    effect[x].add(y)
-        return effect
+        if pairs is None:
+            found = []
+            for y in range(self.p):
+                column = self.bound.toggle_scores(y, [])
+                keep = column - column[y] > 0
+                if self.knowledge:
+                    keep &= self.arc_ok[:, y] | self.arc_ok[y, :]
+                keep[y] = False
+                found.append(np.flatnonzero(keep))
+            heads = np.repeat(np.arange(self.p), [len(f) for f in found])
+            pairs = (heads, np.concatenate(found) if found else np.zeros(0, np.int64))
+        rows = np.concatenate([pairs[0], pairs[1]]).astype(np.int64)
+        cols = np.concatenate([pairs[1], pairs[0]]).astype(np.int64)
+        keep = rows != cols
+        rows, cols = rows[keep], cols[keep]
+        order = np.lexsort((cols, rows))
+        rows, cols = rows[order], cols[order]
+        distinct = np.ones(rows.shape[0], dtype=bool)  # each neighbour once
+        distinct[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
+        rows, cols = rows[distinct], cols[distinct]
+        indptr = np.zeros(self.p + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=self.p), out=indptr[1:])
+        return indptr, cols.astype(np.int32)
 
-    def candidates(self, y: int, mode: str) -> set:
+    def candidates(self, y: int, mode: str):
         st = self.state
         if mode == _EFFECT:
-            return self.effect[y]
+            indptr, indices = self.effect
+            return indices[indptr[y] : indptr[y + 1]].tolist()
         if mode == _ALL:
-            return set(range(self.p))
+            return range(self.p)
         found = set()
         for n in st.adj(y):
             for m in st.adj(n):
