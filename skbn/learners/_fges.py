@@ -53,6 +53,7 @@ class _Search:
         self.max_degree = max_degree
         self.verbose = verbose
         self._scores: dict = {}
+        self._pa_frozen: dict = {}
         self._counter = 0
         self.n_inserts = 0
         self.n_deletes = 0
@@ -139,7 +140,19 @@ class _Search:
             t0 = frozenset(ne_y - adj_x - {x})
         else:
             na = t0 = _EMPTY
-        return na, t0, frozenset(st.pa[y])
+        return na, t0, self.parents_frozen(y)
+
+    def parents_frozen(self, y: int) -> frozenset:
+        """``frozenset(pa(y))``, one object while pa(y) stays the same.
+
+        Every operator into ``y`` records y's parents in its configuration; sharing the
+        object keeps the forward queue's memory to the operators themselves (at 30,007
+        variables it holds up to 782,000 of them).
+        """
+        cached = self._pa_frozen.get(y)
+        if cached is None or cached != self.state.pa[y]:
+            cached = self._pa_frozen[y] = frozenset(self.state.pa[y])
+        return cached
 
     def calc_insert(self, x: int, y: int) -> None:
         st = self.state
@@ -210,7 +223,7 @@ class _Search:
 
     def delete_config(self, x: int, y: int):
         st = self.state
-        return frozenset(st.ne[y] & st.adj(x)), frozenset(st.pa[y])
+        return frozenset(st.ne[y] & st.adj(x)), self.parents_frozen(y)
 
     def calc_delete(self, x: int, y: int) -> None:
         st = self.state
