@@ -96,7 +96,7 @@ class _Search:
                 keep[y] = False
                 found.append(np.flatnonzero(keep))
             heads = np.repeat(np.arange(self.p), [len(f) for f in found])
-            pairs = (heads, np.concatenate(found) if found else np.zeros(0, np.int64))
+            pairs = (heads, np.concatenate(found))
         rows = np.concatenate([pairs[0], pairs[1]]).astype(np.int64)
         cols = np.concatenate([pairs[1], pairs[0]]).astype(np.int64)
         keep = rows != cols

@@ -8,7 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from skbn._kernels.boss import stretch_nodes
-from skbn._kernels.grasp import SETTLED, tuck, tuck_search
+from skbn._kernels.grasp import _TUCKS, SETTLED, tuck, tuck_search
 from skbn.constraints import CONSTRAINT_PARAMETERS
 from skbn.learners._boss import _TOL, _Forest, _missing_buffers, _OrderSearch, _start_order
 from skbn.scores import Score
@@ -112,7 +112,7 @@ class _Tucks:
             if status == SETTLED:
                 break
             f.fill(missing, prefixes, count)
-        self.n_tucks = int(state[2])
+        self.n_tucks = int(state[_TUCKS])
 
 
 def _run_tucks(bound, allowed, required, start, seeds, depth):
