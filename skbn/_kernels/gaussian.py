@@ -88,6 +88,50 @@ def gaussian_loglik(cov, n, child, parents):
 
 
 @njit(cache=True)
+def family_logliks(cov, n, children, offsets, lengths, pool, out):
+    """Write :func:`gaussian_loglik` of many families into ``out``.
+
+    Family ``i`` is ``children[i]`` with the parents ``pool[offsets[i] : offsets[i] +
+    lengths[i]]``.
+    """
+    for i in range(children.shape[0]):
+        parents = pool[offsets[i] : offsets[i] + lengths[i]].astype(np.int64)
+        out[i] = gaussian_loglik(cov, n, np.int64(children[i]), parents)
+
+
+@njit(cache=True)
+def centred_loglik(Z, n, child, parents, block, members):
+    """:func:`gaussian_loglik` of a family from the centred columns ``Z`` (Fortran order).
+
+    The family's covariance block (divisor ``n``) is formed from its columns alone;
+    ``block`` and ``members`` are scratch of at least ``k + 1`` rows and entries.
+    """
+    k = parents.shape[0]
+    for a in range(k + 1):
+        members[a] = child if a == 0 else parents[a - 1]
+    for a in range(k + 1):
+        col_a = Z[:, members[a]]
+        for b in range(a + 1):
+            value = np.dot(col_a, Z[:, members[b]]) / n
+            block[a, b] = value
+            block[b, a] = value
+    return gaussian_loglik(block[: k + 1, : k + 1], n, 0, np.arange(1, k + 1))
+
+
+@njit(cache=True)
+def centred_family_logliks(Z, n, children, offsets, lengths, pool, out):
+    """Write :func:`centred_loglik` of many families into ``out`` (as :func:`family_logliks`)."""
+    size = 1
+    for i in range(lengths.shape[0]):
+        size = max(size, lengths[i] + 1)
+    block = np.empty((size, size))
+    members = np.empty(size, dtype=np.int64)
+    for i in range(children.shape[0]):
+        parents = pool[offsets[i] : offsets[i] + lengths[i]].astype(np.int64)
+        out[i] = centred_loglik(Z, n, np.int64(children[i]), parents, block, members)
+
+
+@njit(cache=True)
 def toggle_gaussian_loglik(cov, n, child, parents):
     """Gaussian log-likelihoods of ``(child, parents xor {x})`` for every ``x``.
 

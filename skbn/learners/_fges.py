@@ -12,29 +12,13 @@ from skbn.base import BaseStructureLearner
 from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints
 from skbn.graph._array import dag_to_cpdag_array, meek_orient_array, pdag_to_dag_array
 from skbn.learners._cpdag_state import CPDAGState
+from skbn.learners._fges_forward import ForwardSearch
 from skbn.scores import Score
 from skbn.utils._param_validation import Interval
 
 __all__ = ["FGES"]
 
 _EFFECT, _COVER, _ALL = "effect edges", "cover noncolliders", "all pairs"
-_EMPTY: frozenset = frozenset()
-
-
-def _clique_subsets(state: CPDAGState, base: frozenset, pool: list[int]):
-    """Subsets T of ``pool`` such that ``base | T`` is a clique (``base`` must be one)."""
-    pool = [t for t in pool if all(state.adjacent(t, b) for b in base)]
-    out = [()]
-    stack = [((), 0)]
-    while stack:
-        chosen, start = stack.pop()
-        for k in range(start, len(pool)):
-            t = pool[k]
-            if all(state.adjacent(t, c) for c in chosen):
-                new = chosen + (t,)
-                out.append(new)
-                stack.append((new, k + 1))
-    return out
 
 
 class _Search:
@@ -55,6 +39,8 @@ class _Search:
         self._scores: dict = {}
         self._pa_frozen: dict = {}
         self._counter = 0
+        self.forward = None
+        self.effect = None
         self.n_inserts = 0
         self.n_deletes = 0
 
@@ -110,114 +96,27 @@ class _Search:
         np.cumsum(np.bincount(rows, minlength=self.p), out=indptr[1:])
         return indptr, cols.astype(np.int32)
 
-    def candidates(self, y: int, mode: str):
-        st = self.state
-        if mode == _EFFECT:
-            indptr, indices = self.effect
-            return indices[indptr[y] : indptr[y + 1]].tolist()
-        if mode == _ALL:
-            return range(self.p)
-        found = set()
-        for n in st.adj(y):
-            for m in st.adj(n):
-                if m == y or st.adjacent(m, y):
-                    continue
-                if m in st.pa[n] and y in st.pa[n]:
-                    continue  # m -> n <- y is a definite collider
-                found.add(m)
-        return found
-
-    def degree_ok(self, v: int) -> bool:
-        return self.max_degree is None or self.state.degree(v) < self.max_degree
-
-    def insert_config(self, x: int, y: int):
-        """What Insert(x, y, .) depends on: NA_yx, y's neighbours not adjacent to x, Pa_y."""
-        st = self.state
-        ne_y = st.ne[y]
-        if ne_y:
-            adj_x = st.pa[x] | st.ch[x] | st.ne[x]
-            na = frozenset(ne_y & adj_x)
-            t0 = frozenset(ne_y - adj_x - {x})
-        else:
-            na = t0 = _EMPTY
-        return na, t0, self.parents_frozen(y)
+    def fes(self, mode: str) -> None:
+        """One forward round, run by the kernel on the CPDAG's arrays."""
+        if self.forward is None:
+            forbidden = self.state.forbidden
+            self.forward = ForwardSearch(
+                self.bound, self.effect, self.arc_ok, forbidden, self.max_degree
+            )
+        self.forward.load(self.state)
+        self.n_inserts += self.forward.run(mode)
+        self.forward.store(self.state)
 
     def parents_frozen(self, y: int) -> frozenset:
         """``frozenset(pa(y))``, one object while pa(y) stays the same.
 
-        Every operator into ``y`` records y's parents in its configuration; sharing the
-        object keeps the forward queue's memory to the operators themselves (at 30,007
-        variables it holds up to 782,000 of them).
+        Every delete operator into ``y`` records y's parents in its configuration; sharing
+        the object keeps the backward queue's memory to the operators themselves.
         """
         cached = self._pa_frozen.get(y)
         if cached is None or cached != self.state.pa[y]:
             cached = self._pa_frozen[y] = frozenset(self.state.pa[y])
         return cached
-
-    def calc_insert(self, x: int, y: int) -> None:
-        st = self.state
-        if x == y or x in st.ne[y] or x in st.pa[y] or x in st.ch[y]:
-            return
-        if self.knowledge and not self.arc_ok[x, y]:
-            return
-        limit = self.max_degree
-        if limit is not None and (st.degree(x) >= limit or st.degree(y) >= limit):
-            return
-        config = self.insert_config(x, y)
-        key = (x, y)
-        if self.fwd_seen.get(key) == config:
-            return
-        self.fwd_seen[key] = config
-        na, t0, pa = config
-        if na and not st.is_clique(na):
-            return
-        best, best_t = 0.0, None
-        base = na | pa
-        # Insert orients every t in T into y: only arcs the knowledge allows
-        pool = sorted(t for t in t0 if self.arc_ok[t, y]) if self.knowledge else sorted(t0)
-        if not pool:  # T can only be empty
-            bump = self.score(y, base | {x}) - self.score(y, base)
-            if bump > 0.0:
-                best, best_t = bump, ()
-        else:
-            for t in _clique_subsets(st, na, pool):
-                cond = base.union(t)
-                bump = self.score(y, cond | {x}) - self.score(y, cond)
-                if bump > best:
-                    best, best_t = bump, t
-        if best_t is not None:
-            self._counter += 1
-            heapq.heappush(self.forward, (-best, self._counter, x, y, best_t, config))
-
-    def fes(self, mode: str) -> None:
-        self.forward: list = []
-        self.fwd_seen: dict = {}
-        for y in range(self.p):
-            for x in self.candidates(y, mode):
-                self.calc_insert(x, y)
-        st = self.state
-        while self.forward:
-            _, _, x, y, t, config = heapq.heappop(self.forward)
-            self.fwd_seen.pop((x, y), None)
-            if st.adjacent(x, y) or not (self.degree_ok(x) and self.degree_ok(y)):
-                continue
-            if self.insert_config(x, y) != config:
-                self.calc_insert(x, y)  # stale: rescore with the current neighbourhood
-                continue
-            na = config[0]
-            if not st.semi_directed_path_blocked(y, x, na | set(t)):
-                continue
-            common = st.adj(x) & st.adj(y)
-            st.add_arc(x, y)
-            for node in t:
-                st.add_arc(node, y)
-            self.n_inserts += 1
-            changed = st.rebuild({x, y, *t} | common)
-            process = changed | {x, y} | (st.adj(x) & st.adj(y))
-            for v in process:
-                for u in self.candidates(v, mode):
-                    self.calc_insert(u, v)
-                    self.calc_insert(v, u)
 
     # -- backward ---------------------------------------------------------------------------
 

@@ -40,27 +40,93 @@ def test_deterministic_nodes_still_give_full_adjacency_recall():
     assert adjacency_precision_recall_f1(bn.graph, est.graph_).recall == 1.0
 
 
-def test_regional_rebuild_matches_full_rebuild(monkeypatch):
-    """Every CPDAG restoration during real FGES runs equals the whole-component one."""
-    original = CPDAGState.rebuild
-    calls = []
+def _valid_inserts(state, rng, tries):
+    """Random valid Insert(x, y, T) operators on ``state``: (x, y, T, NA)."""
+    p = state.p
+    for _ in range(tries):
+        x, y = (int(v) for v in rng.choice(p, size=2, replace=False))
+        if state.adjacent(x, y):
+            continue
+        na = state.ne[y] & state.adj(x)
+        t0 = sorted(state.ne[y] - state.adj(x))
+        t = {v for v in t0 if rng.random() < 0.5}
+        if not state.is_clique(na | t) or not state.semi_directed_path_blocked(y, x, na | t):
+            continue
+        yield x, y, t
 
-    def checked(self, seeds, *, region="downstream"):
-        twin = copy.deepcopy(self)
-        changed = original(self, seeds)
-        twin_changed = original(twin, seeds, region="component")
-        np.testing.assert_array_equal(self.to_array(), twin.to_array())
-        assert changed == twin_changed
-        calls.append(1)
-        return changed
 
-    monkeypatch.setattr(CPDAGState, "rebuild", checked)
-    for seed in range(3):
-        X, _ = make_problem(
-            make_erdos_renyi_dag(25, 50, random_state=seed), n_samples=500, random_state=seed
-        )
-        FGES(faithfulness=False).fit(X)
-    assert len(calls) > 100
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_kernel_rebuild_matches_the_whole_component_rebuild(seed):
+    """After random valid Insert operators, the forward kernel's CPDAG restoration (the
+    downstream region, in arrays) equals CPDAGState's over the whole skeleton component:
+    same CPDAG, same changed nodes."""
+    from skbn._kernels import fges as K
+    from skbn.graph._array import dag_to_cpdag_array
+    from skbn.learners._fges_forward import ForwardSearch
+
+    rng = np.random.default_rng(seed)
+    dag = nx.to_numpy_array(make_erdos_renyi_dag(25, 40, random_state=seed), dtype=np.int8)
+    cpdag = dag_to_cpdag_array(dag)
+    state = CPDAGState(25)
+    for u, v in zip(*np.nonzero(cpdag)):
+        if cpdag[v, u]:
+            state.ne[u].add(int(v))
+        else:
+            state.add_arc(int(u), int(v))
+
+    class _Bound:
+        n_features = 25
+
+    no_effect = (np.zeros(26, np.int64), np.zeros(0, np.int32))
+    forward = ForwardSearch(_Bound(), no_effect, None, None, None)
+    applied = 0
+    for x, y, t in _valid_inserts(state, rng, 400):
+        seeds = {x, y, *t} | (state.adj(x) & state.adj(y))
+        state.add_arc(x, y)
+        for node in t:
+            state.add_arc(node, y)
+        twin = copy.deepcopy(state)
+        expected = twin.rebuild(seeds, region="component")
+        forward.load(state)
+        changed = np.empty(state.p + 8, dtype=np.int32)
+        n = K.rebuild(
+            np.array(sorted(seeds), dtype=np.int32), len(seeds),
+            (forward.nbr, forward.knd, forward.deg), forward.know, forward.mark, forward.ctl,
+            forward.queue, forward.snap_at, changed,
+        )  # fmt: skip
+        forward.store(state)
+        np.testing.assert_array_equal(state.to_array(), twin.to_array())
+        assert set(changed[:n].tolist()) == expected
+        applied += 1
+    assert applied > 20
+
+
+def test_kernel_arrays_growing_from_small_sizes_give_the_same_graph(monkeypatch):
+    """The forward kernel pauses when an array is full and resumes once it is enlarged:
+    starting every table at a few entries (so the score table, the operator pool, heap and
+    pair table and the neighbour table all grow many times) gives the same search."""
+    from skbn.learners import _fges_forward
+
+    X, _ = make_problem("alarm", n_nodes=120, n_samples=800, random_state=4)
+    reference = FGES(faithfulness=False).fit(X)
+    real_init = _fges_forward.ForwardSearch.__init__
+
+    def tiny(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        self.slots = np.full(4, -1, dtype=np.int64)
+        self.entries = [a[:1].copy() for a in self.entries]
+        self.e_pool = self.e_pool[:4].copy()
+        self.pool = self.pool[:4].copy()
+        self.fs_keys = np.full(4, -1, dtype=np.int64)
+        self.fs_vals = self.fs_vals[:4].copy()
+        self.heap = tuple(a[:1].copy() for a in self.heap)
+
+    monkeypatch.setattr(_fges_forward.ForwardSearch, "__init__", tiny)
+    monkeypatch.setattr(_fges_forward.ForwardSearch, "min_row", 2)
+    grown = FGES(faithfulness=False).fit(X)
+    assert nx.utils.edges_equal(grown.graph_.edges(), reference.graph_.edges())
+    assert grown.score_ == reference.score_
+    assert grown.n_inserts_ == reference.n_inserts_ > 100
 
 
 def test_output_is_a_valid_cpdag_whose_extension_has_the_reported_score():
