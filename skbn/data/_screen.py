@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from skbn._kernels.screen import tile_pairs
+
 #: Unit roundoff of float32: the screen's products run in single precision.
 _U32 = 2.0**-24
 
@@ -51,10 +53,8 @@ def thresholded_correlations(
         for b0 in range(a0, p, block):
             b1 = min(b0 + block, p)
             C = A.T @ (A if b0 == a0 else _tile(Z, b0, b1, factor, dtype))
-            np.abs(C, out=C)
-            if b0 == a0:
-                C[np.tril_indices(a1 - a0)] = -1.0  # strict upper triangle
-            i, j = np.nonzero(C >= floor)
+            # the diagonal tile's strict upper triangle; one pass over the tile
+            i, j = tile_pairs(C, float(floor), b0 == a0)  # compared in double precision
             if i.size == 0:
                 continue
             i += a0
