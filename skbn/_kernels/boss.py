@@ -43,6 +43,40 @@ def _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
 
 
 @njit(cache=True)
+def _walk_marking(v, roots, in_prefix, n_branch, first, branch_var, branch_child, marks, stamp):
+    """Walk as :func:`_walk` does, marking the variables that could change the walk.
+
+    Every branch passed over on the way and every branch of the node reached gets
+    ``marks[var] = stamp``: only one of them joining the prefix can change where it ends.
+    """
+    node = roots[v]
+    while True:
+        nb = n_branch[node]
+        if nb < 0:
+            return node, False
+        nxt = -1
+        start = first[node]
+        for k in range(start, start + nb):
+            if in_prefix[branch_var[k]]:
+                nxt = branch_child[k]
+                break
+            marks[branch_var[k]] = stamp
+        if nxt < 0:
+            return node, True
+        node = nxt
+
+
+@njit(cache=True)
+def _next_stamp(marks):
+    """A stamp not in ``marks[:-1]``; the last entry keeps the count."""
+    marks[-1] += 1
+    if marks[-1] >= 2**62:
+        marks[:] = 0
+        marks[-1] = 1
+    return marks[-1]
+
+
+@njit(cache=True)
 def walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
     """Python's entry to :func:`_walk`."""
     return _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
@@ -72,6 +106,26 @@ def _lookup(
         if value == value:
             return value, count
     return np.nan, _record(v, in_prefix, missing, missing_prefix, count)
+
+
+@njit(cache=True)
+def _holds(touches, v, w):
+    """Whether ``v`` is a branch somewhere in ``w``'s tree (always, without an index)."""
+    if touches.shape[0] == 0:
+        return True
+    return (touches[v, w >> 6] >> np.uint64(w & 63)) & np.uint64(1) != 0
+
+
+@njit(cache=True)
+def index_branches(touches, branch_var, branch_child, owner, start, stop):
+    """Mark the branches ``start:stop`` in ``touches``.
+
+    Bit ``w`` of row ``v`` is set when ``v`` is a branch of a node of ``w``'s tree.
+    """
+    for b in range(start, stop):
+        v = branch_var[b]
+        w = owner[branch_child[b]]
+        touches[v, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
 
 
 @njit(cache=True)
@@ -153,11 +207,21 @@ def better_mutation(
     rel_tol,
     missing,
     missing_prefix,
+    current,
+    touches,
+    marks,
 ):
     """Move ``v`` to the position of the order that scores best, if that beats its own.
 
     Returns ``(moved, n_missing)``; with ``n_missing > 0`` nothing was changed and the
     look-ups to finish are in the first ``n_missing`` rows of ``missing`` (as many as fit).
+
+    ``current[w]`` is w's score under the order as it stands (NaN when not known yet), and
+    ``touches`` (see :func:`index_branches`) says which trees hold ``v`` in a branch: a
+    variable whose tree does not cannot have its walk changed by ``v`` joining or leaving
+    its prefix, so its current score stands in for the look-up. Only ``v``'s own look-ups
+    and those of the variables whose trees hold ``v`` are walked; the scores, and the
+    look-ups reported missing, are those of walking every one.
     """
     p = order.shape[0]
     i = position[v]
@@ -165,9 +229,57 @@ def better_mutation(
     # forward: v inserted before order[j] has the prefix order[:j] minus v; the variables
     # before it keep prefixes without v
     acc = 0.0
+    # v's own walk changes only when a variable it marked (a branch passed over on its
+    # path, or one of the last node's branches) joins the prefix: until then its last
+    # (known) score stands
+    known = False
+    s_v = np.nan
+    stamp = 0
     for j in range(p):
         w = order[j]
-        s, count = _lookup(
+        if not known:
+            stamp = _next_stamp(marks)
+            node, final = _walk_marking(
+                v, roots, in_prefix, n_branch, first, branch_var, branch_child, marks, stamp
+            )
+            s_v = shrink[node]
+            known = final and s_v == s_v
+            if not known:
+                s_v = np.nan
+                count = _record(v, in_prefix, missing, missing_prefix, count)
+        scores[j] = s_v + acc
+        if count >= missing.shape[0]:
+            in_prefix[:] = False
+            return False, count
+        if w != v:
+            # before v, w's prefix is its prefix in the order; after v, it lacks v
+            as_now = j < i
+            s = current[w]
+            if s != s or not (as_now or not _holds(touches, v, w)):
+                s, count = _lookup(
+                    w,
+                    roots,
+                    in_prefix,
+                    n_branch,
+                    first,
+                    branch_var,
+                    branch_child,
+                    shrink,
+                    missing,
+                    missing_prefix,
+                    count,
+                )
+                if as_now:
+                    current[w] = s
+            acc += s
+            in_prefix[w] = True
+            if known and marks[w] == stamp:
+                known = False
+            if count >= missing.shape[0]:
+                in_prefix[:] = False
+                return False, count
+    if not known:
+        s_v, count = _lookup(
             v,
             roots,
             in_prefix,
@@ -180,43 +292,7 @@ def better_mutation(
             missing_prefix,
             count,
         )
-        scores[j] = s + acc
-        if count >= missing.shape[0]:
-            in_prefix[:] = False
-            return False, count
-        if w != v:
-            s, count = _lookup(
-                w,
-                roots,
-                in_prefix,
-                n_branch,
-                first,
-                branch_var,
-                branch_child,
-                shrink,
-                missing,
-                missing_prefix,
-                count,
-            )
-            acc += s
-            in_prefix[w] = True
-            if count >= missing.shape[0]:
-                in_prefix[:] = False
-                return False, count
-    s, count = _lookup(
-        v,
-        roots,
-        in_prefix,
-        n_branch,
-        first,
-        branch_var,
-        branch_child,
-        shrink,
-        missing,
-        missing_prefix,
-        count,
-    )
-    scores[p] = s + acc
+    scores[p] = s_v + acc
     # backward: the variables after the insertion point have v in their prefix
     in_prefix[v] = True
     acc = 0.0
@@ -224,19 +300,25 @@ def better_mutation(
         w = order[j]
         if w != v:
             in_prefix[w] = False
-            s, count = _lookup(
-                w,
-                roots,
-                in_prefix,
-                n_branch,
-                first,
-                branch_var,
-                branch_child,
-                shrink,
-                missing,
-                missing_prefix,
-                count,
-            )
+            # after v, w's prefix is its prefix in the order; before v, it gains v
+            as_now = j > i
+            s = current[w]
+            if s != s or not (as_now or not _holds(touches, v, w)):
+                s, count = _lookup(
+                    w,
+                    roots,
+                    in_prefix,
+                    n_branch,
+                    first,
+                    branch_var,
+                    branch_child,
+                    shrink,
+                    missing,
+                    missing_prefix,
+                    count,
+                )
+                if as_now:
+                    current[w] = s
             acc += s
             if count >= missing.shape[0]:
                 in_prefix[:] = False
@@ -257,6 +339,12 @@ def better_mutation(
         return False, 0
     # remove v from position i and insert it before the old order[best]
     target = best - 1 if best > i else best
+    # the variables v passes gain or lose v in their prefix: their current scores may change
+    current[v] = np.nan
+    for j in range(min(i, target), max(i, target) + 1):
+        w = order[j]
+        if _holds(touches, v, w):
+            current[w] = np.nan
     if target > i:
         for j in range(i, target):
             order[j] = order[j + 1]
@@ -291,6 +379,9 @@ def sweep(
     rel_tol,
     missing,
     missing_prefix,
+    current,
+    touches,
+    marks,
 ):
     """Apply ``better_mutation`` to ``variables[start:]`` in turn.
 
@@ -318,6 +409,9 @@ def sweep(
             rel_tol,
             missing,
             missing_prefix,
+            current,
+            touches,
+            marks,
         )
         if count > 0:
             return t, moved_count, count

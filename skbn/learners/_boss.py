@@ -13,6 +13,7 @@ from skbn._kernels.boss import (
     DONE,
     gaussian_fill,
     grow_candidates,
+    index_branches,
     node_path,
     order_nodes,
     sweep,
@@ -38,6 +39,9 @@ __all__ = ["BOSS"]
 _TOL = 1e-9
 #: Unknown look-ups a kernel records (with their prefixes) before handing back.
 _MISSING_ROWS = 256
+#: up to this many variables the sweeps keep the p x p bit matrix of which trees hold which
+#: variable as a branch (12.5 MB at 10,000 variables), and skip the look-ups it rules out
+TOUCHES_MAX_VARIABLES = 50_000
 
 
 def _missing_buffers(p: int) -> tuple[np.ndarray, np.ndarray]:
@@ -88,11 +92,30 @@ class _Forest:
         self.branch_child = np.empty(cap, np.int64)
         self.kept_pool = np.empty(cap, np.int64)
         self.gaussian = getattr(bound, "gaussian_kernel_args", lambda: None)()
+        words = (p + 63) // 64 if p <= TOUCHES_MAX_VARIABLES else 0
+        self.touches = np.zeros((p if words else 0, words), dtype=np.uint64)
+        self._indexed = 0  # branches marked in touches
         self.roots = np.empty(p, np.int64)
         for v in range(p):
             req = self.req_parents[v]
             score = bound._family_score(v, tuple(req.tolist()))
             self.roots[v] = self._new_node(v, -1, -1, -1, score)
+
+    def index_branches(self) -> None:
+        """Bring :attr:`touches` up to the branches made so far.
+
+        Bit ``w`` of row ``v`` is set when ``v`` is a branch of some node of ``w``'s tree:
+        without it, ``v`` joining or leaving w's prefix cannot change w's walk, and the
+        sweeps skip that look-up. Above :data:`TOUCHES_MAX_VARIABLES` variables the bit
+        matrix (p^2 / 8 bytes) is not kept and every look-up is walked.
+        """
+        if self.touches.shape[0] == 0:
+            return
+        stop = int(self.sizes[1])
+        index_branches(
+            self.touches, self.branch_var, self.branch_child, self.owner, self._indexed, stop
+        )
+        self._indexed = stop
 
     @property
     def n_nodes(self) -> int:
@@ -439,15 +462,18 @@ def _sweep_until_settled(
 ):  # fmt: skip
     """Sweeps of best moves (in place on ``order``) until none moves; the sweeps so far."""
     p = forest.p
+    current = np.full(p, np.nan)  # each variable's score under the order, once walked
+    marks = np.zeros(p + 1, np.int64)  # scratch of the sweeps (see better_mutation)
     while max_sweeps is None or n_sweeps < max_sweeps:
         variables = rng.permutation(p).astype(np.int64)
         resume, moved = 0, 0
         while True:
+            forest.index_branches()
             stopped, k, count = sweep(
                 variables, resume, order, position, in_prefix, scores,
                 *forest._lookup_arrays(),
                 forest.req_indptr, forest.req_flat, forest.child_indptr, forest.child_flat,
-                _TOL, missing, prefixes,
+                _TOL, missing, prefixes, current, forest.touches, marks,
             )  # fmt: skip
             moved += k
             if stopped == DONE:

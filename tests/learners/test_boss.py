@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
+import networkx as nx
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -127,11 +128,15 @@ def test_a_move_goes_to_the_best_position_of_the_order(gaussian_bound):
         position[order] = np.arange(p)
         scores = np.empty(p + 1)
         in_prefix = np.zeros(p, dtype=bool)
+        # scores under the order, filled in on the way (kept across the resumed calls)
+        current = np.full(p, np.nan)
+        marks = np.zeros(p + 1, np.int64)
         while True:
+            forest.index_branches()
             moved, count = better_mutation(
                 v, order, position, in_prefix, scores, *forest._lookup_arrays(),
                 no_required, EMPTY, no_required, EMPTY,
-                _TOL, missing, prefixes,
+                _TOL, missing, prefixes, current, forest.touches, marks,
             )  # fmt: skip
             if count == 0:
                 break
@@ -368,3 +373,17 @@ def test_polish_keeps_background_knowledge_and_is_deterministic():
     other = BOSS(forbidden_edges=forbidden, n_jobs=2, **kwargs).fit(X)
     np.testing.assert_array_equal(other.dag_, est.dag_)
     assert other.score_ == est.score_
+
+
+def test_sweeps_skipping_look_ups_by_the_branch_index_give_the_same_search(monkeypatch):
+    """The index of which trees hold which variable only skips look-ups whose walk it proves
+    unchanged: without it (every look-up walked) BOSS takes the same path to the same DAG."""
+    import skbn.learners._boss as boss_module
+
+    X, _ = make_problem("alarm", n_nodes=150, n_samples=800, random_state=5)
+    indexed = BOSS(random_state=1).fit(X)
+    monkeypatch.setattr(boss_module, "TOUCHES_MAX_VARIABLES", 0)
+    walked = BOSS(random_state=1).fit(X)
+    assert walked.score_ == indexed.score_
+    assert nx.utils.edges_equal(walked.graph_.edges(), indexed.graph_.edges())
+    assert walked.n_sweeps_ == indexed.n_sweeps_
