@@ -8,28 +8,38 @@ from numba import njit
 
 
 @njit(cache=True)
+def _row_hits(C, i, start, floor):
+    m = 0
+    for j in range(start, C.shape[1]):
+        if abs(C[i, j]) >= floor:
+            m += 1
+    return m
+
+
+@njit(cache=True)
 def tile_pairs(C, floor, upper):
     """Rows and columns of the entries of ``C`` with ``|C[i, j]| >= floor``, row by row.
 
     With ``upper`` only the strict upper triangle is read (a tile of a column block with
-    itself). One pass over the tile, which matters next to its matrix product: the few
-    entries kept are collected as they are met.
+    itself). A counting pass, then a pass that writes the few entries kept: both loops are
+    plain comparisons the compiler vectorises, which matters next to the tile's product.
     """
-    rows = np.empty(64, dtype=np.int64)
-    cols = np.empty(64, dtype=np.int64)
+    a = C.shape[0]
     m = 0
-    a, b = C.shape
+    for i in range(a):
+        m += _row_hits(C, i, i + 1 if upper else 0, floor)
+    rows = np.empty(m, dtype=np.int64)
+    cols = np.empty(m, dtype=np.int64)
+    if m == 0:
+        return rows, cols
+    k = 0
     for i in range(a):
         start = i + 1 if upper else 0
-        for j in range(start, b):
+        if _row_hits(C, i, start, floor) == 0:
+            continue
+        for j in range(start, C.shape[1]):
             if abs(C[i, j]) >= floor:
-                if m == rows.shape[0]:
-                    grown_r = np.empty(2 * m, dtype=np.int64)
-                    grown_c = np.empty(2 * m, dtype=np.int64)
-                    grown_r[:m] = rows
-                    grown_c[:m] = cols
-                    rows, cols = grown_r, grown_c
-                rows[m] = i
-                cols[m] = j
-                m += 1
-    return rows[:m], cols[:m]
+                rows[k] = i
+                cols[k] = j
+                k += 1
+    return rows, cols
