@@ -129,6 +129,28 @@ def index_branches(touches, branch_var, branch_child, owner, start, stop):
 
 
 @njit(cache=True)
+def _other_score(
+    w, v, as_now, current, touches, roots, in_prefix, n_branch, first, branch_var,
+    branch_child, shrink, missing, missing_prefix, count,
+):  # fmt: skip
+    """Score of ``w`` (not ``v``) within ``in_prefix`` while ``v`` is tried elsewhere.
+
+    ``as_now``: the prefix is w's prefix in the order, so ``current[w]`` holds the answer
+    once known (and learns it from the walk). Otherwise it differs from that prefix by ``v``
+    alone, and ``current[w]`` stands when ``v`` is no branch of w's tree.
+    """
+    s = current[w]
+    if s != s or not (as_now or not _holds(touches, v, w)):
+        s, count = _lookup(
+            w, roots, in_prefix, n_branch, first, branch_var, branch_child, shrink, missing,
+            missing_prefix, count,
+        )  # fmt: skip
+        if as_now:
+            current[w] = s
+    return s, count
+
+
+@njit(cache=True)
 def node_path(node, up, var):
     """The variables added on the way from the root to ``node``, root side first."""
     depth = 0
@@ -253,24 +275,10 @@ def better_mutation(
             return False, count
         if w != v:
             # before v, w's prefix is its prefix in the order; after v, it lacks v
-            as_now = j < i
-            s = current[w]
-            if s != s or not (as_now or not _holds(touches, v, w)):
-                s, count = _lookup(
-                    w,
-                    roots,
-                    in_prefix,
-                    n_branch,
-                    first,
-                    branch_var,
-                    branch_child,
-                    shrink,
-                    missing,
-                    missing_prefix,
-                    count,
-                )
-                if as_now:
-                    current[w] = s
+            s, count = _other_score(
+                w, v, j < i, current, touches, roots, in_prefix, n_branch, first,
+                branch_var, branch_child, shrink, missing, missing_prefix, count,
+            )  # fmt: skip
             acc += s
             in_prefix[w] = True
             if known and marks[w] == stamp:
@@ -301,24 +309,10 @@ def better_mutation(
         if w != v:
             in_prefix[w] = False
             # after v, w's prefix is its prefix in the order; before v, it gains v
-            as_now = j > i
-            s = current[w]
-            if s != s or not (as_now or not _holds(touches, v, w)):
-                s, count = _lookup(
-                    w,
-                    roots,
-                    in_prefix,
-                    n_branch,
-                    first,
-                    branch_var,
-                    branch_child,
-                    shrink,
-                    missing,
-                    missing_prefix,
-                    count,
-                )
-                if as_now:
-                    current[w] = s
+            s, count = _other_score(
+                w, v, j > i, current, touches, roots, in_prefix, n_branch, first,
+                branch_var, branch_child, shrink, missing, missing_prefix, count,
+            )  # fmt: skip
             acc += s
             if count >= missing.shape[0]:
                 in_prefix[:] = False

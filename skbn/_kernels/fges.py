@@ -30,6 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skbn._kernels.sorting import insertion_sort
+
 #: what ``nbr[v, k]`` is to ``v``
 PARENT, CHILD, UNDIRECTED = 1, 2, 3
 
@@ -109,14 +111,8 @@ def add_undirected(nbr, knd, deg, a, b):
 
 @njit(cache=True)
 def _sort(values, m):
-    """Insertion sort of ``values[:m]`` (neighbour lists are short)."""
-    for a in range(1, m):
-        v = values[a]
-        b = a - 1
-        while b >= 0 and values[b] > v:
-            values[b + 1] = values[b]
-            b -= 1
-        values[b + 1] = v
+    """Sort ``values[:m]`` in place (neighbour lists are short)."""
+    insertion_sort(values[:m])
 
 
 @njit(cache=True)

@@ -161,6 +161,18 @@ def argsort_int64(a):
 
 
 @njit(cache=True, nogil=True)
+def insertion_sort(a):
+    """Sort ``a`` in place by insertion: the fastest way for a few dozen entries."""
+    for i in range(1, a.shape[0]):
+        v = a[i]
+        m = i - 1
+        while m >= 0 and a[m] > v:
+            a[m + 1] = a[m]
+            m -= 1
+        a[m + 1] = v
+
+
+@njit(cache=True, nogil=True)
 def sort_int64(a):
     """Sort an integer array in place, ascending (radix passes over the range of ``a``).
 
@@ -172,13 +184,7 @@ def sort_int64(a):
     if n < 2:
         return
     if n <= _SMALL:
-        for i in range(1, n):
-            v = a[i]
-            m = i - 1
-            while m >= 0 and a[m] > v:
-                a[m + 1] = a[m]
-                m -= 1
-            a[m + 1] = v
+        insertion_sort(a)
         return
     lo, passes = _range_passes(a)
     if passes < 0:
