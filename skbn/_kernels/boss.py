@@ -130,23 +130,21 @@ def index_branches(touches, branch_var, branch_child, owner, start, stop):
 
 @njit(cache=True)
 def _other_score(
-    w, v, as_now, current, touches, roots, in_prefix, n_branch, first, branch_var,
-    branch_child, shrink, missing, missing_prefix, count,
+    w, as_now, current, roots, in_prefix, n_branch, first, branch_var, branch_child, shrink,
+    missing, missing_prefix, count,
 ):  # fmt: skip
-    """Score of ``w`` (not ``v``) within ``in_prefix`` while ``v`` is tried elsewhere.
+    """Walk for ``w`` while another variable is tried elsewhere in the order.
 
-    ``as_now``: the prefix is w's prefix in the order, so ``current[w]`` holds the answer
-    once known (and learns it from the walk). Otherwise it differs from that prefix by ``v``
-    alone, and ``current[w]`` stands when ``v`` is no branch of w's tree.
+    The caller walks only when ``current[w]`` (w's score under the order) cannot stand in.
+    ``as_now``: the prefix is w's prefix in the order, so the walk's score becomes
+    ``current[w]``.
     """
-    s = current[w]
-    if s != s or not (as_now or not _holds(touches, v, w)):
-        s, count = _lookup(
-            w, roots, in_prefix, n_branch, first, branch_var, branch_child, shrink, missing,
-            missing_prefix, count,
-        )  # fmt: skip
-        if as_now:
-            current[w] = s
+    s, count = _lookup(
+        w, roots, in_prefix, n_branch, first, branch_var, branch_child, shrink, missing,
+        missing_prefix, count,
+    )  # fmt: skip
+    if as_now:
+        current[w] = s
     return s, count
 
 
@@ -274,11 +272,15 @@ def better_mutation(
             in_prefix[:] = False
             return False, count
         if w != v:
-            # before v, w's prefix is its prefix in the order; after v, it lacks v
-            s, count = _other_score(
-                w, v, j < i, current, touches, roots, in_prefix, n_branch, first,
-                branch_var, branch_child, shrink, missing, missing_prefix, count,
-            )  # fmt: skip
+            # before v, w's prefix is its prefix in the order; after v, it lacks v (the
+            # check stays in the loop: a call per variable would cost more than it saves)
+            as_now = j < i
+            s = current[w]
+            if s != s or not (as_now or not _holds(touches, v, w)):
+                s, count = _other_score(
+                    w, as_now, current, roots, in_prefix, n_branch, first, branch_var,
+                    branch_child, shrink, missing, missing_prefix, count,
+                )  # fmt: skip
             acc += s
             in_prefix[w] = True
             if known and marks[w] == stamp:
@@ -309,10 +311,13 @@ def better_mutation(
         if w != v:
             in_prefix[w] = False
             # after v, w's prefix is its prefix in the order; before v, it gains v
-            s, count = _other_score(
-                w, v, j > i, current, touches, roots, in_prefix, n_branch, first,
-                branch_var, branch_child, shrink, missing, missing_prefix, count,
-            )  # fmt: skip
+            as_now = j > i
+            s = current[w]
+            if s != s or not (as_now or not _holds(touches, v, w)):
+                s, count = _other_score(
+                    w, as_now, current, roots, in_prefix, n_branch, first, branch_var,
+                    branch_child, shrink, missing, missing_prefix, count,
+                )  # fmt: skip
             acc += s
             if count >= missing.shape[0]:
                 in_prefix[:] = False
