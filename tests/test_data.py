@@ -86,6 +86,8 @@ def test_string_dtype_columns_are_discrete():
         (np.array([[1 + 1j, 2], [3, 4]]), ValueError, "Complex"),
         (pd.DataFrame({"t": pd.to_datetime(["2020-01-01", "2020-01-02"])}), TypeError, "'t'"),
         (pd.DataFrame({"a": [[1], [2]], "b": [0, 1]}), TypeError, "'a'.*categories"),
+        # a tuple beside a string: hashable, but no category (pandas warned while sorting)
+        (pd.DataFrame({"a": [(1, 2), "x"]}), TypeError, r"'a'.*\(1, 2\) \(tuple\)"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_error(X, error, match):

@@ -93,13 +93,30 @@ def _factorize(name: str, series: pd.Series) -> tuple[np.ndarray, tuple]:
         # strings: factorising a plain object array is about twice as fast as going through
         # pandas' string arrays, and its -1 sentinel finds missing values at no extra cost
         values = series.to_numpy(dtype=object)
+    hint = "each argument must be a string or a number (a hashable scalar), e.g. X[col].astype(str)."
     try:
-        codes, uniques = pd.factorize(values, sort=True)
+        # hashing first, sorting the distinct values after: pandas sorts a mix of tuples and
+        # strings only with a warning (and a mix it cannot order not at all)
+        codes, uniques = pd.factorize(values, sort=False)
     except TypeError as exc:
         raise TypeError(
-            f"Column {name!r} holds values that cannot be used as categories ({exc}): each "
-            "argument must be a string or a number (a hashable scalar), e.g. X[col].astype(str)."
+            f"Column {name!r} holds values that cannot be used as categories ({exc}): {hint}"
         ) from None
+    uniques = np.asarray(uniques, dtype=object) if uniques.dtype.kind == "O" else uniques
+    if uniques.dtype.kind == "O":
+        bad = next((u for u in uniques if not pd.api.types.is_scalar(u)), None)
+        if bad is not None:
+            raise TypeError(
+                f"Column {name!r} holds a value that cannot be a category, {bad!r} "
+                f"({type(bad).__name__}): {hint}"
+            )
+    try:
+        order, uniques = pd.factorize(uniques, sort=True)
+    except TypeError as exc:
+        raise TypeError(
+            f"Column {name!r} holds values that cannot be ordered as categories ({exc}): {hint}"
+        ) from None
+    codes = np.where(codes >= 0, order[np.maximum(codes, 0)], -1)
     return codes, tuple(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
 
 

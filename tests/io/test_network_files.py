@@ -77,8 +77,17 @@ def _pgmpy_probability(cpd, child, state, config):
 
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::skbn.io.NetworkPortabilityWarning")  # child: pyAgrum
-@pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("name", ["child", "insurance", "alarm", "water"])
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    # not water's NET file: pgmpy's NET parser takes over 30 s on its tables, and pyAgrum
+    # reads that file below
+    [
+        (n, f)
+        for n in ["child", "insurance", "alarm", "water"]
+        for f in FORMATS
+        if (n, f) != ("water", "net")
+    ],
+)
 def test_pgmpy_reads_our_files_with_the_same_tables(tmp_path, name, fmt):
     bn = load_network(name)
     path = tmp_path / f"{name}.{fmt}"

@@ -43,9 +43,15 @@ def test_the_default_score_keeps_parent_sets_small_and_does_not_warn(wide, learn
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("learner", [HillClimb("bic"), FGES("bic")], ids=["HillClimb", "FGES"])
-def test_plain_gaussian_bic_over_fits_and_says_so(wide, learner):
-    X, _ = wide
+@pytest.mark.parametrize(
+    ("learner", "n_columns"),
+    # hill climbing on the first 100 columns: it reaches 49 parents there as on all 200,
+    # in a sixteenth of the time (5,420 arcs to climb through on 200)
+    [(HillClimb("bic"), 100), (FGES("bic"), 200)],
+    ids=["HillClimb", "FGES"],
+)
+def test_plain_gaussian_bic_over_fits_and_says_so(wide, learner, n_columns):
+    X = wide[0].iloc[:, :n_columns]
     with pytest.warns(FewRowsWarning, match=r"parents from 50 rows") as record:
         est = learner.fit(X)
     k = _max_indegree(est)
