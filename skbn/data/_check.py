@@ -93,7 +93,7 @@ def _factorize(name: str, series: pd.Series) -> tuple[np.ndarray, tuple]:
         # strings: factorising a plain object array is about twice as fast as going through
         # pandas' string arrays, and its -1 sentinel finds missing values at no extra cost
         values = series.to_numpy(dtype=object)
-    hint = "each argument must be a string or a number (a hashable scalar), e.g. X[col].astype(str)."
+    hint = "each argument must be a string or a number (a hashable scalar): X[col].astype(str)."
     try:
         # hashing first, sorting the distinct values after: pandas sorts a mix of tuples and
         # strings only with a warning (and a mix it cannot order not at all)
