@@ -98,24 +98,19 @@ def _factorize(name: str, series: pd.Series) -> tuple[np.ndarray, tuple]:
         # hashing first, sorting the distinct values after: pandas sorts a mix of tuples and
         # strings only with a warning (and a mix it cannot order not at all)
         codes, uniques = pd.factorize(values, sort=False)
+        objects = uniques if uniques.dtype.kind == "O" else ()  # numbers need no look
+        bad = next((u for u in objects if not pd.api.types.is_scalar(u)), None)
+        if bad is None:
+            order, uniques = pd.factorize(uniques, sort=True)
     except TypeError as exc:
         raise TypeError(
             f"Column {name!r} holds values that cannot be used as categories ({exc}): {hint}"
         ) from None
-    uniques = np.asarray(uniques, dtype=object) if uniques.dtype.kind == "O" else uniques
-    if uniques.dtype.kind == "O":
-        bad = next((u for u in uniques if not pd.api.types.is_scalar(u)), None)
-        if bad is not None:
-            raise TypeError(
-                f"Column {name!r} holds a value that cannot be a category, {bad!r} "
-                f"({type(bad).__name__}): {hint}"
-            )
-    try:
-        order, uniques = pd.factorize(uniques, sort=True)
-    except TypeError as exc:
+    if bad is not None:
         raise TypeError(
-            f"Column {name!r} holds values that cannot be ordered as categories ({exc}): {hint}"
-        ) from None
+            f"Column {name!r} holds a value that cannot be a category, {bad!r} "
+            f"({type(bad).__name__}): {hint}"
+        )
     codes = np.where(codes >= 0, order[np.maximum(codes, 0)], -1)
     return codes, tuple(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
 
