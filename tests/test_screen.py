@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: BSD-3-Clause
+import math
+
 import numpy as np
 import pytest
 
+from skbn._kernels.screen import pair_dots
 from skbn.data import thresholded_correlations
 
 
 def _pair_values(Z, scale):
-    """Every pair's value, each one dot product in double precision."""
+    """Every pair's value, each one dot product in double precision (the recheck's own
+    kernel, whose accuracy ``test_pair_dots_are_double_precision_dot_products`` checks)."""
     n, p = Z.shape
     i, j = np.triu_indices(p, 1)
-    values = np.abs(np.einsum("ij,ij->j", Z[:, i], Z[:, j])) / n
+    values = np.abs(pair_dots(np.asfortranarray(Z), i, j)) / n
     if scale is not None:
         values *= scale[i] * scale[j]
     return i, j, values
@@ -56,3 +60,19 @@ def test_no_pair_gives_empty_arrays():
     rows, cols, weights = thresholded_correlations(Z - Z.mean(0), 2.0)
     assert rows.shape == cols.shape == weights.shape == (0,)
     assert rows.dtype == np.int64
+
+
+def test_pair_dots_are_double_precision_dot_products():
+    # against exactly rounded sums (math.fsum of the products, each exact to half an ulp):
+    # any summation order is within n units of roundoff of the sum of |products|
+    rng = np.random.default_rng(2)
+    n, p = 1000, 40
+    Z = np.asfortranarray(rng.standard_normal((n, p)) * rng.uniform(0.1, 10.0, p))
+    i, j = np.triu_indices(p, 1)
+    got = pair_dots(Z, i, j)
+    for t in range(i.size):
+        products = Z[:, i[t]] * Z[:, j[t]]
+        exact = math.fsum(products.tolist())
+        bound = (n + 1) * 2.0**-53 * np.abs(products).sum()
+        assert abs(got[t] - exact) <= bound
+        assert got[t] == pytest.approx(exact, rel=1e-12, abs=1e-12 * np.abs(products).sum())

@@ -43,3 +43,24 @@ def tile_pairs(C, floor, upper):
                 cols[k] = j
                 k += 1
     return rows, cols
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
+def pair_dots(Z, rows, cols):
+    """``Z[:, rows[t]] . Z[:, cols[t]]`` for every ``t``, in double precision.
+
+    The screen's recheck of its candidate pairs: the columns of one tile stay in cache, so
+    this reads each candidate's two columns where gathering them into new arrays would
+    write and read them again (most of the screen's time when chance correlations make
+    the candidates many).
+    """
+    out = np.empty(rows.shape[0])
+    n = Z.shape[0]
+    for t in range(rows.shape[0]):
+        i = rows[t]
+        j = cols[t]
+        s = 0.0
+        for k in range(n):
+            s += Z[k, i] * Z[k, j]
+        out[t] = s
+    return out

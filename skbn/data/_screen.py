@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from skbn._kernels.screen import tile_pairs
+from skbn._kernels.screen import pair_dots, tile_pairs
 
 #: Unit roundoff of float32: the screen's products run in single precision.
 _U32 = 2.0**-24
@@ -33,6 +33,8 @@ def thresholded_correlations(
     Returns ``rows, cols`` (int64) and the absolute values, capped at 1.
     """
     n, p = Z.shape
+    if not Z.flags.f_contiguous:  # the recheck reads whole columns
+        Z = np.asfortranarray(Z)
     if scale is not None:
         scale = np.asarray(scale, dtype=np.float64)
     factor = (np.ones(p) if scale is None else scale) / np.sqrt(n)
@@ -60,7 +62,7 @@ def thresholded_correlations(
             i += a0
             j += b0
             # the candidates again, in double precision
-            exact = np.abs(np.einsum("ij,ij->j", Z[:, i], Z[:, j])) / n
+            exact = np.abs(pair_dots(Z, i, j)) / n
             if scale is not None:
                 exact *= scale[i] * scale[j]
             keep = exact >= r_min
