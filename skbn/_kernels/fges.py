@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skbn._kernels.gaussian import centred_loglik, gaussian_loglik
 from skbn._kernels.sorting import insertion_sort
 
 #: what ``nbr[v, k]`` is to ``v``
@@ -45,10 +46,13 @@ EFFECT, COVER, ALL = 0, 1, 2
 (
     C_STAGE, C_WORK, C_START, C_STOP, C_X, C_Y, C_COUNTER, C_INSERTS, C_HEAP, C_FS_USED,
     C_FS_TOMB, C_POOL, C_ENTRIES, C_EPOOL, C_FILLED, C_NEED_POOL, C_NEED_HEAP, C_NEED_FS,
-    C_GROW, C_MODE, C_LIMIT, C_STAMP,
-) = range(22)  # fmt: skip
+    C_GROW, C_MODE, C_LIMIT, C_STAMP, C_NEED_ENTRIES, C_NEED_EPOOL, C_RESUME_J, C_RESUME_TURN,
+) = range(26)  # fmt: skip
 #: length of the control array
-N_CONTROL = 22
+N_CONTROL = 26
+#: how the kernel scores families itself (``gauss[0]``): not at all (the caller fills them
+#: in), from a covariance matrix, or from centred columns
+NO_SCORES, DENSE_GAUSSIAN, CENTRED_GAUSSIAN = 0, 1, 2
 
 # stages and work-list kinds
 S_COLLECT, S_COMPUTE, S_POP = 1, 2, 3
@@ -483,32 +487,107 @@ def _clique_subsets(nbr, knd, deg, na, n_na, pool, n_pool, kept, masks):
 
 
 @njit(cache=True)
-def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch):
-    """FGES's calc_insert(x, y).
+def _gaussian_entry(slots, e_child, e_off, e_len, e_val, e_pool, y, nodes, m, gauss, ctl):
+    """Entry of the family (y, nodes[:m]), scored here and added when the table lacks it.
+
+    The score is what the Gaussian bound's ``local_scores`` gives: the log-likelihood from
+    the covariance matrix or the centred columns, minus ``per_param`` per free parameter.
+    """
+    sl = score_find(slots, e_child, e_off, e_len, e_pool, y, nodes, m)
+    if slots[sl] >= 0:
+        return slots[sl]
+    e = ctl[C_ENTRIES]
+    e_child[e] = y
+    e_off[e] = ctl[C_EPOOL]
+    e_len[e] = m
+    e_pool[ctl[C_EPOOL] : ctl[C_EPOOL] + m] = nodes[:m]
+    ctl[C_EPOOL] += m
+    slots[sl] = e
+    ctl[C_ENTRIES] += 1
+    ctl[C_FILLED] = ctl[C_ENTRIES]
+    kind, cov, Z, n, per_param, block, members = gauss
+    parents = nodes[:m].astype(np.int64)
+    if kind == DENSE_GAUSSIAN:
+        ll = gaussian_loglik(cov, n, np.int64(y), parents)
+    else:
+        ll = centred_loglik(Z, n, np.int64(y), parents, block, members)
+    e_val[e] = ll - per_param * (np.float64(m) + 2.0)
+    return e
+
+
+@njit(cache=True)
+def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch, gauss):
+    """FGES's calc_insert(x, y); 0, or what must grow before it can run.
 
     With ``collect`` True, register the family scores it needs that the table lacks and
-    add up what the computing pass will store; returns False when the score table is
-    full (nothing else changed). Otherwise compute the operator, with every score known.
+    add up what the computing pass will store; returns :data:`G_SCORES` when the score
+    table is full (nothing else changed). Otherwise compute the operator: with every score
+    known, or, when the kernel scores families itself (``gauss[0]``), scoring the missing
+    ones as it goes; then it first checks there is room for all it may store and returns
+    :data:`G_SCORES` or :data:`G_OPERATORS` (with the room needed in ``ctl``) before
+    changing anything when there is not.
     """
     nbr, knd, deg = graph
     arc_ok, has_knowledge, _forbidden, _has_forbidden = know
     slots, e_child, e_off, e_len, e_val, e_pool = scores
     pool, fs_keys, fs_vals, heap = ops
     cfg, mark, kept, masks, fam, fam2 = scratch
+    inline = gauss[0] != NO_SCORES and not collect
     if x == y or _kind(nbr, knd, deg, y, x) != 0:
-        return True
+        return 0
     if has_knowledge and not arc_ok[x, y]:
-        return True
+        return 0
     limit = ctl[C_LIMIT]
     if limit >= 0 and (deg[x] >= limit or deg[y] >= limit):
-        return True
+        return 0
     m = _insert_config(nbr, knd, deg, x, y, cfg, mark, ctl)
     p = deg.shape[0]
     key = np.int64(x) * p + y
     s = _pair_find(fs_keys, key)
     if s >= 0 and _same_cfg(pool, fs_vals[s], cfg, m):
-        return True
+        return 0
     n_na, n_t0, n_pa = cfg[0], cfg[1], cfg[2]
+    # what follows up to the stores only reads the graph
+    na = cfg[3 : 3 + n_na]
+    clique = n_na == 0 or _is_clique(nbr, knd, deg, na, n_na)
+    q = 0
+    n_sub = 0
+    n_base = 0
+    base = fam[: n_na + n_pa]
+    if clique:
+        t0 = cfg[3 + n_na : 3 + n_na + n_t0]
+        pa = cfg[3 + n_na + n_t0 : 3 + n_na + n_t0 + n_pa]
+        # the pool of T: y's other neighbours whose arc into y the knowledge allows
+        tpool = fam2[:n_t0]
+        n_pool = 0
+        for a in range(n_t0):
+            if not has_knowledge or arc_ok[t0[a], y]:
+                tpool[n_pool] = t0[a]
+                n_pool += 1
+        n_base = _merge(na, n_na, pa, n_pa, base)
+        # Insert's T ranges over these subsets, the empty one first (with no pool, only
+        # it); a later T replaces the best only when strictly better, the first of equals
+        # wins
+        q, n_sub, masks = _clique_subsets(nbr, knd, deg, na, n_na, tpool, n_pool, kept, masks)
+    if inline:
+        need_fam = 2 * n_sub
+        if (
+            ctl[C_POOL] + m + n_t0 > pool.shape[0]
+            or ctl[C_HEAP] + 1 > heap[0].shape[0]
+            or 2 * (ctl[C_FS_USED] + ctl[C_FS_TOMB] + 1) > fs_keys.shape[0]
+        ):
+            ctl[C_NEED_POOL] = m + n_t0
+            ctl[C_NEED_HEAP] = 1
+            ctl[C_NEED_FS] = 1
+            return G_OPERATORS
+        if (
+            ctl[C_ENTRIES] + need_fam >= e_child.shape[0]
+            or ctl[C_EPOOL] + need_fam * (n_base + q + 1) > e_pool.shape[0]
+            or 2 * (ctl[C_ENTRIES] + need_fam + 1) > slots.shape[0]
+        ):
+            ctl[C_NEED_ENTRIES] = need_fam
+            ctl[C_NEED_EPOOL] = need_fam * (n_base + q + 1)
+            return G_SCORES
     off = np.int64(-1)
     if collect:
         ctl[C_NEED_POOL] += m + n_t0
@@ -519,23 +598,8 @@ def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch):
         pool[off : off + m] = cfg[:m]
         ctl[C_POOL] += m
         _pair_put(fs_keys, fs_vals, key, off, ctl)
-    na = cfg[3 : 3 + n_na]
-    if n_na > 0 and not _is_clique(nbr, knd, deg, na, n_na):
-        return True
-    t0 = cfg[3 + n_na : 3 + n_na + n_t0]
-    pa = cfg[3 + n_na + n_t0 : 3 + n_na + n_t0 + n_pa]
-    # the pool of T: y's other neighbours whose arc into y the knowledge allows
-    tpool = fam2[:n_t0]
-    n_pool = 0
-    for a in range(n_t0):
-        if not has_knowledge or arc_ok[t0[a], y]:
-            tpool[n_pool] = t0[a]
-            n_pool += 1
-    base = fam[: n_na + n_pa]
-    n_base = _merge(na, n_na, pa, n_pa, base)
-    # Insert's T ranges over these subsets, the empty one first (with no pool, only it);
-    # a later T replaces the best only when strictly better, the first of equals wins
-    q, n_sub, masks = _clique_subsets(nbr, knd, deg, na, n_na, tpool, n_pool, kept, masks)
+    if not clique:
+        return 0
     scratch_cond = np.empty(n_base + q + 1, dtype=np.int32)
     scratch_t = np.empty(q + 1, dtype=np.int32)
     scratch_x = np.empty(n_base + q + 2, dtype=np.int32)
@@ -563,7 +627,7 @@ def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch):
                         or ctl[C_EPOOL] + fam_m > e_pool.shape[0]
                         or 2 * (e + 1) > slots.shape[0]
                     ):
-                        return False
+                        return G_SCORES
                     e_child[e] = y
                     e_off[e] = ctl[C_EPOOL]
                     e_len[e] = fam_m
@@ -572,14 +636,24 @@ def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch):
                     slots[sl] = e
                     ctl[C_ENTRIES] += 1
             continue
-        s_with = slots[score_find(slots, e_child, e_off, e_len, e_pool, y, scratch_x, n_with)]
-        s_cond = slots[score_find(slots, e_child, e_off, e_len, e_pool, y, scratch_cond, n_cond)]
+        if inline:
+            s_with = _gaussian_entry(
+                slots, e_child, e_off, e_len, e_val, e_pool, y, scratch_x, n_with, gauss, ctl
+            )
+            s_cond = _gaussian_entry(
+                slots, e_child, e_off, e_len, e_val, e_pool, y, scratch_cond, n_cond, gauss, ctl
+            )
+        else:
+            s_with = slots[score_find(slots, e_child, e_off, e_len, e_pool, y, scratch_x, n_with)]
+            s_cond = slots[
+                score_find(slots, e_child, e_off, e_len, e_pool, y, scratch_cond, n_cond)
+            ]
         bump = e_val[s_with] - e_val[s_cond]
         if bump > best:
             best = bump
             best_mask = mask
     if collect or best_mask < 0:
-        return True
+        return 0
     # the operator, its T (sorted) and its configuration
     toff = ctl[C_POOL]
     nt = 0
@@ -591,7 +665,7 @@ def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch):
     ctl[C_POOL] += nt
     ctl[C_COUNTER] += 1
     _push(heap, ctl, -best, ctl[C_COUNTER], x, y, toff, nt, off)
-    return True
+    return 0
 
 
 @njit(cache=True)
@@ -644,11 +718,14 @@ def _work_pass(
     scratch,
     cand,
     mark2,
+    gauss,
 ):
-    """Run calc_insert over the current work list; False when the score table is full.
+    """Run calc_insert over the current work list; 0, or what must grow first.
 
-    (One call site of :func:`_calc_insert` with one type of each argument, so numba
-    compiles it once.)
+    A collecting pass that stops starts again from the beginning; a computing pass that
+    stops for room resumes at the pair it stopped at (``ctl[C_START]``,
+    ``ctl[C_RESUME_J]``, ``ctl[C_RESUME_TURN]``), which changed nothing. (One call site of
+    :func:`_calc_insert` with one type of each argument, so numba compiles it once.)
     """
     mark = scratch[1]
     kind = ctl[C_WORK]
@@ -656,6 +733,7 @@ def _work_pass(
         first, last = np.int64(0), np.int64(1)
     else:
         first, last = ctl[C_START], ctl[C_STOP]
+    j0, turn0 = ctl[C_RESUME_J], ctl[C_RESUME_TURN]
     for i in range(first, last):
         if kind == W_SINGLE:
             m = 1
@@ -664,17 +742,25 @@ def _work_pass(
             v = np.int64(i if kind == W_INIT else process[i])
             m = _candidates(v, mode, effect_indptr, effect_indices, graph, cand, mark, mark2, ctl)
             turns = 1 if kind == W_INIT else 2
-        for j in range(m):
-            for turn in range(turns):
+        for j in range(j0 if i == first else 0, m):
+            for turn in range(turn0 if i == first and j == j0 else 0, turns):
                 if kind == W_SINGLE:
                     a, b = ctl[C_X], ctl[C_Y]
                 elif turn == 0:
                     a, b = np.int64(cand[j]), v
                 else:
                     a, b = v, np.int64(cand[j])
-                if not _calc_insert(a, b, collect, graph, know, scores, ops, ctl, scratch):
-                    return False
-    return True
+                status = _calc_insert(a, b, collect, graph, know, scores, ops, ctl, scratch, gauss)
+                if status != 0:
+                    if not collect:
+                        if kind != W_SINGLE:
+                            ctl[C_START] = i
+                        ctl[C_RESUME_J] = j
+                        ctl[C_RESUME_TURN] = turn
+                    return status
+    ctl[C_RESUME_J] = 0
+    ctl[C_RESUME_TURN] = 0
+    return 0
 
 
 # -- restoring the CPDAG after an insertion -----------------------------------------------------
@@ -857,12 +943,16 @@ def _semi_directed_blocked(
 
 
 @njit(cache=True)
-def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratch, work):
+def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratch, work, gauss):
     """Run FGES's forward phase from the state in the arrays until it ends or must pause.
 
     Returns :data:`DONE`, :data:`NEED_SCORES` (fill the table's entries from
     ``ctl[C_FILLED]`` to ``ctl[C_ENTRIES]``, then call again) or :data:`GROW` (enlarge what
-    ``ctl[C_GROW]`` names, then call again).
+    ``ctl[C_GROW]`` names, then call again). ``gauss`` is ``(kind, cov, Z, n, per_param)``:
+    with ``kind`` :data:`DENSE_GAUSSIAN` or :data:`CENTRED_GAUSSIAN` the kernel scores the
+    families itself (Gaussian log-likelihood from ``cov`` or from the centred columns ``Z``,
+    minus ``per_param`` per free parameter) in one pass over each work list, and never
+    returns :data:`NEED_SCORES`.
     """
     nbr, knd, deg = graph
     pool, fs_keys, fs_vals, heap = ops
@@ -870,11 +960,24 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
     process, cand, mark2, queue, snap_at, seeds = work
     p = deg.shape[0]
     mode = ctl[C_MODE]
+    size = nbr.shape[1] + 2  # a family has at most deg(y) + 1 members
+    scoring = (
+        gauss[0],
+        gauss[1],
+        gauss[2],
+        gauss[3],
+        gauss[4],
+        np.empty((size, size)),
+        np.empty(size, dtype=np.int64),
+    )
+    inline = gauss[0] != NO_SCORES
     while True:
         stage = ctl[C_STAGE]
         if stage == S_COLLECT or stage == S_COMPUTE:
-            collect = stage == S_COLLECT
-            if collect:
+            collect = stage == S_COLLECT and not inline
+            if inline:
+                pass
+            elif collect:
                 ctl[C_NEED_POOL] = 0
                 ctl[C_NEED_HEAP] = 0
                 ctl[C_NEED_FS] = 0
@@ -885,7 +988,7 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
             ):
                 ctl[C_GROW] = G_OPERATORS
                 return GROW
-            done = _work_pass(
+            status = _work_pass(
                 collect,
                 mode,
                 effect_indptr,
@@ -899,9 +1002,13 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
                 scratch,
                 cand,
                 mark2,
+                scoring,
             )
+            if inline and status != 0:
+                ctl[C_GROW] = status
+                return GROW
             if collect:
-                if not done:
+                if status != 0:
                     ctl[C_GROW] = G_SCORES
                     return GROW
                 ctl[C_STAGE] = S_COMPUTE

@@ -30,7 +30,9 @@ class ForwardSearch:
     ----------
     bound : BoundScore
         Scores the families the kernel asks for: in one call when it has
-        ``local_scores(children, offsets, lengths, pool)``, else family by family.
+        ``local_scores(children, offsets, lengths, pool)``, else family by family. A
+        Gaussian likelihood score with ``family_score_args()`` is scored by the kernel
+        itself, which then needs no pause per insertion (the same scores, bit for bit).
     effect : tuple of (ndarray, ndarray)
         The effect edges as compressed rows (``indptr`` int64, ``indices`` int32).
     arc_ok, forbidden : ndarray of shape (p, p) or None
@@ -46,6 +48,7 @@ class ForwardSearch:
         self.p = p
         self.bound = bound
         self.batch = getattr(bound, "local_scores", None)
+        self.gauss = _kernel_scoring(bound)
         indptr, indices = effect
         self.effect = (
             np.ascontiguousarray(indptr, np.int64),
@@ -153,6 +156,8 @@ class ForwardSearch:
         ctl[K.C_START] = 0
         ctl[K.C_STOP] = min(self.p, K.INIT_CHUNK)
         ctl[K.C_STAGE] = K.S_COLLECT
+        ctl[K.C_RESUME_J] = ctl[K.C_RESUME_TURN] = 0
+        ctl[K.C_NEED_ENTRIES] = ctl[K.C_NEED_EPOOL] = 0
         while True:
             status = K.forward(
                 self.effect[0],
@@ -164,6 +169,7 @@ class ForwardSearch:
                 ctl,
                 self.scratch,
                 (self.process, self.cand, self.mark2, self.queue, self.snap_at, self.seeds),
+                self.gauss,
             )
             if status == K.DONE:
                 return int(ctl[K.C_INSERTS]) - inserts
@@ -195,15 +201,18 @@ class ForwardSearch:
             self.knd[:, : knd.shape[1]] = knd
             self.deg[:] = deg
         elif what == K.G_SCORES:
-            n = int(ctl[K.C_ENTRIES])
+            # with the kernel scoring, it says how many entries its next step may add
+            n = int(ctl[K.C_ENTRIES]) + int(ctl[K.C_NEED_ENTRIES])
             if n + 1 >= self.entries[0].shape[0]:
                 self.entries = [_grown(a, 2 * a.shape[0]) for a in self.entries]
-            if int(ctl[K.C_EPOOL]) + 4 * self.cap + 64 > self.e_pool.shape[0]:
-                self.e_pool = _grown(self.e_pool, 2 * self.e_pool.shape[0] + 4 * self.cap)
+            e_need = int(ctl[K.C_EPOOL]) + int(ctl[K.C_NEED_EPOOL]) + 4 * self.cap + 64
+            if e_need > self.e_pool.shape[0]:
+                self.e_pool = _grown(self.e_pool, 2 * self.e_pool.shape[0] + e_need)
             if 2 * (n + 1) > self.slots.shape[0]:
                 self.slots = np.full(2 * self.slots.shape[0], -1, dtype=np.int64)
                 children, offsets, lengths, _ = self.entries
-                K.score_rehash(self.slots, children, offsets, lengths, self.e_pool, n)
+                held = int(ctl[K.C_ENTRIES])  # the entries there are, not those to come
+                K.score_rehash(self.slots, children, offsets, lengths, self.e_pool, held)
         else:
             need_pool = int(ctl[K.C_NEED_POOL])
             if int(ctl[K.C_POOL]) + need_pool > self.pool.shape[0]:
@@ -227,6 +236,34 @@ class ForwardSearch:
                 ctl[K.C_FS_USED] = K.pair_rehash(self.fs_keys, self.fs_vals, keys, vals)
                 ctl[K.C_FS_TOMB] = 0
                 self.fs_keys, self.fs_vals = keys, vals
+
+
+def _kernel_scoring(bound) -> tuple:
+    """The forward kernel's ``gauss`` argument: what it needs to score families itself.
+
+    The arrays not in use are small stand-ins of the same types (read-only, a C-ordered
+    covariance and Fortran-ordered columns), so numba compiles the kernel once for both.
+    """
+    spec = getattr(bound, "family_score_args", lambda: None)()
+    cov = _frozen(np.zeros((2, 2)))
+    Z = _frozen(np.zeros((2, 2), order="F"))
+    if spec is None:
+        return (K.NO_SCORES, cov, Z, 0, 0.0)
+    dense, values, n, per_param = spec
+    if dense:
+        cov = _frozen(np.ascontiguousarray(values, dtype=np.float64))
+        kind = K.DENSE_GAUSSIAN
+    else:
+        Z = _frozen(np.asfortranarray(values, dtype=np.float64))
+        kind = K.CENTRED_GAUSSIAN
+    return (kind, cov, Z, int(n), float(per_param))
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """A read-only view of ``a`` (no copy)."""
+    view = a.view()
+    view.flags.writeable = False
+    return view
 
 
 def _grown(a: np.ndarray, size: int) -> np.ndarray:

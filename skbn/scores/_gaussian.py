@@ -109,6 +109,16 @@ class _BoundGaussianLL(BoundScore):
             full[child] = gaussian_loglik(self._cov, self.n_samples, child, others)
         return full[child] - self._per_param * (len(parents) + 2)
 
+    def family_score_args(self):
+        """``(dense, values, n, per_param)`` for kernels that score families themselves.
+
+        They give what :meth:`local_scores` gives: from the covariance matrix (``dense``
+        True) or from the centred columns (Fortran order).
+        """
+        if self._dense:
+            return True, self._cov, self.n_samples, self._per_param
+        return False, self.data.centred, self.n_samples, self._per_param
+
     def gaussian_kernel_args(self):
         """``(cov, diag, n, per_param)`` for kernels that score families themselves.
 

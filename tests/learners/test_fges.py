@@ -129,6 +129,57 @@ def test_kernel_arrays_growing_from_small_sizes_give_the_same_graph(monkeypatch)
     assert grown.n_inserts_ == reference.n_inserts_ > 100
 
 
+@pytest.mark.parametrize("route", ["dense", "centred"])
+def test_kernel_scoring_gives_the_search_of_caller_filled_scores(monkeypatch, route):
+    """With a Gaussian score the forward kernel scores families itself in one pass per work
+    list; the same search with the scores filled in by the caller (two passes and a pause
+    per insertion, as for any other score) gives the same graph, score and operators, from
+    the covariance matrix and from the centred columns, and with every array starting tiny
+    (so the one-pass search stops for room mid-list and resumes)."""
+    from skbn._kernels import fges as K
+    from skbn.data import _containers
+    from skbn.learners import _fges_forward
+
+    if route == "centred":  # the blocked route, where no (p, p) matrix is formed
+        monkeypatch.setattr(_containers, "DENSE_COVARIANCE_MAX", 10)
+    X, _ = make_problem("alarm", n_nodes=120, n_samples=800, random_state=5)
+    spied = []
+    real_scoring = _fges_forward._kernel_scoring
+
+    def spy(bound):
+        scoring = real_scoring(bound)
+        spied.append(scoring[0])
+        return scoring
+
+    monkeypatch.setattr(_fges_forward, "_kernel_scoring", spy)
+    inline = FGES(faithfulness=False).fit(X)
+    kind = {"dense": K.DENSE_GAUSSIAN, "centred": K.CENTRED_GAUSSIAN}[route]
+    assert spied and set(spied) == {kind}
+    monkeypatch.setattr(
+        _fges_forward, "_kernel_scoring", lambda bound: real_scoring(object())
+    )  # no family_score_args: the caller fills the scores in
+    filled = FGES(faithfulness=False).fit(X)
+    real_init = _fges_forward.ForwardSearch.__init__
+
+    def tiny(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        self.slots = np.full(4, -1, dtype=np.int64)
+        self.entries = [a[:1].copy() for a in self.entries]
+        self.e_pool = self.e_pool[:4].copy()
+        self.pool = self.pool[:4].copy()
+        self.fs_keys = np.full(4, -1, dtype=np.int64)
+        self.fs_vals = self.fs_vals[:4].copy()
+        self.heap = tuple(a[:1].copy() for a in self.heap)
+
+    monkeypatch.setattr(_fges_forward, "_kernel_scoring", real_scoring)
+    monkeypatch.setattr(_fges_forward.ForwardSearch, "__init__", tiny)
+    grown = FGES(faithfulness=False).fit(X)
+    for other in (filled, grown):
+        assert nx.utils.edges_equal(other.graph_.edges(), inline.graph_.edges())
+        assert other.score_ == inline.score_
+        assert other.n_inserts_ == inline.n_inserts_ > 100
+
+
 def test_output_is_a_valid_cpdag_whose_extension_has_the_reported_score():
     X, _ = make_problem(make_erdos_renyi_dag(40, 80, random_state=1), n_samples=800, random_state=1)
     est = FGES("bic").fit(X)
