@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from skbn._kernels.screen import pair_dots
-from skbn.data import thresholded_correlations
+from skbn.data import _screen, thresholded_correlations
 
 
 def _pair_values(Z, scale):
@@ -76,3 +76,99 @@ def test_pair_dots_are_double_precision_dot_products():
         bound = (n + 1) * 2.0**-53 * np.abs(products).sum()
         assert abs(got[t] - exact) <= bound
         assert got[t] == pytest.approx(exact, rel=1e-12, abs=1e-12 * np.abs(products).sum())
+
+
+def _to_bfloat16_bits(x):
+    """Round float32 values to bfloat16 (to nearest, ties to even); their upper 16 bits."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint32)
+
+
+def _emulated_bfloat16():
+    """bfloat16 products as an AMX tile computes them: inputs rounded to bfloat16, products
+    summed in single precision (numpy's float32 matrix product), the sum rounded to
+    bfloat16. Slower than the real thing; lets the floor and the bit comparison be tested
+    on any machine."""
+
+    def convert(x):
+        return (_to_bfloat16_bits(x) << 16).view(np.float32)
+
+    def multiply(a, b):
+        return _to_bfloat16_bits(a @ b).astype(np.uint16).view(np.int16)
+
+    return convert, multiply
+
+
+def _near_threshold_data():
+    rng = np.random.default_rng(3)
+    n, p = 400, 120
+    Z = rng.standard_normal((n, p))
+    Z[:, 1::2] = Z[:, ::2] * 0.2 + rng.standard_normal((n, p // 2))
+    Z -= Z.mean(axis=0)
+    sd = np.sqrt((Z**2).mean(axis=0))
+    return Z, 1.0 / sd
+
+
+@pytest.mark.parametrize("block", [16, 128])
+def test_bfloat16_tiles_keep_the_double_precision_pairs(monkeypatch, block):
+    # bfloat16 keeps 8 significant bits, so products are off by about 0.4%: pairs within
+    # that of the threshold must all reach the recheck, found by the floor's error bound
+    monkeypatch.setattr(_screen, "bfloat16_product", _emulated_bfloat16)
+    Z, scale = _near_threshold_data()
+    values = np.sort(_pair_values(Z, scale)[2])
+    thresholds = [*values[-200::7], values[-60] * (1 + 2**-9), values[-80] * (1 - 2**-9)]
+    for r_min in [*thresholds, 0.1, 0.05]:
+        rows, cols, weights = thresholded_correlations(Z, r_min, block, scale, "bfloat16")
+        i, j, w = _double_precision_screen(Z, r_min, scale)
+        assert sorted(zip(rows.tolist(), cols.tolist())) == sorted(zip(i.tolist(), j.tolist()))
+        by_pair = dict(zip(zip(i.tolist(), j.tolist()), w.tolist()))
+        assert weights.tolist() == [by_pair[k] for k in zip(rows.tolist(), cols.tolist())]
+
+
+def test_bfloat16_floor_is_needed():
+    # without its slack (floor = the threshold) the bfloat16 tiles lose pairs: the test
+    # above would catch a floor that is too high
+    convert, multiply = _emulated_bfloat16()
+    Z, scale = _near_threshold_data()
+    i, j, values = _pair_values(Z, scale)
+    factor = scale / np.sqrt(Z.shape[0])
+    A = (Z * factor).astype(np.float32)
+    bits = multiply(convert(np.ascontiguousarray(A.T)), convert(np.ascontiguousarray(A.T)).T)
+    rounded = (bits[i, j].astype(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    lost = np.abs(rounded) < values  # pairs whose bfloat16 value falls below their own
+    assert lost.any()
+    floor = _screen.bfloat16_floor(1.0, Z.shape[0], 1.0)
+    assert 0.99 > floor > 0.98  # about 1.2% of the threshold, for n = 400
+
+
+def test_bfloat16_bits_are_those_of_the_least_number_at_the_floor():
+    rng = np.random.default_rng(4)
+    for floor in [0.0, 2.0**-40, 0.08, 0.1171875, 0.5, 0.999, *rng.uniform(0, 1, 50)]:
+        bits = _screen.bfloat16_bits(float(floor))
+        value = np.array([bits << 16], dtype=np.uint32).view(np.float32)[0]
+        below = np.array([max(bits - 1, 0) << 16], dtype=np.uint32).view(np.float32)[0]
+        assert value >= floor and (bits == 0 or below < floor)
+
+
+def test_bfloat16_screen_without_amx_is_refused(monkeypatch):
+    monkeypatch.setattr(_screen, "bfloat16_product", lambda: None)
+    Z, scale = _near_threshold_data()
+    with pytest.raises(ValueError, match="PyTorch"):
+        thresholded_correlations(Z, 0.1, 64, scale, "bfloat16")
+    with pytest.raises(ValueError, match="precision must be"):
+        thresholded_correlations(Z, 0.1, 64, scale, "half")
+    # "auto" falls back to single precision: the double-precision pairs
+    rows, _, _ = thresholded_correlations(Z, 0.1, 64, scale)
+    assert rows.size == _double_precision_screen(Z, 0.1, scale)[0].size
+
+
+def test_bfloat16_products_on_amx_keep_the_double_precision_pairs():
+    # the real products (PyTorch on AMX tiles) where this machine has them
+    if _screen.bfloat16_product() is None:
+        pytest.skip("needs PyTorch and a CPU with AMX tiles")
+    Z, scale = _near_threshold_data()
+    values = np.sort(_pair_values(Z, scale)[2])
+    for r_min in [*values[-200::7], 0.1]:
+        rows, cols, _ = thresholded_correlations(Z, r_min, 64, scale, "bfloat16")
+        i, j, _ = _double_precision_screen(Z, r_min, scale)
+        assert sorted(zip(rows.tolist(), cols.tolist())) == sorted(zip(i.tolist(), j.tolist()))

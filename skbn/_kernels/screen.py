@@ -64,3 +64,41 @@ def pair_dots(Z, rows, cols):
             s += Z[k, i] * Z[k, j]
         out[t] = s
     return out
+
+
+@njit(cache=True)
+def _row_hits_bf16(C, i, start, floor_bits):
+    m = 0
+    for j in range(start, C.shape[1]):
+        if (np.int32(C[i, j]) & 0x7FFF) >= floor_bits:
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def tile_pairs_bf16(C, floor_bits, upper):
+    """:func:`tile_pairs` of a tile of bfloat16 values, given by their bits (int16).
+
+    ``|C[i, j]| >= floor`` is compared on the bits: without the sign bit, the bits of
+    non-negative bfloat16 numbers increase with their value, so ``floor_bits`` is those of
+    the least bfloat16 number at or above the floor.
+    """
+    a = C.shape[0]
+    m = 0
+    for i in range(a):
+        m += _row_hits_bf16(C, i, i + 1 if upper else 0, floor_bits)
+    rows = np.empty(m, dtype=np.int64)
+    cols = np.empty(m, dtype=np.int64)
+    if m == 0:
+        return rows, cols
+    k = 0
+    for i in range(a):
+        start = i + 1 if upper else 0
+        if _row_hits_bf16(C, i, start, floor_bits) == 0:
+            continue
+        for j in range(start, C.shape[1]):
+            if (np.int32(C[i, j]) & 0x7FFF) >= floor_bits:
+                rows[k] = i
+                cols[k] = j
+                k += 1
+    return rows, cols

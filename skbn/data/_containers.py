@@ -311,7 +311,7 @@ class GaussianData(_Observed):
         C = self.centred[:, idx]
         return C.T @ C / self.n_samples
 
-    def correlated_pairs(self, r_min: float, block: int = 1024):
+    def correlated_pairs(self, r_min: float, block: int | None = None):
         """Find the pairs ``i < j`` whose absolute correlation is at least ``r_min``.
 
         Computed in tiles of ``block`` by ``block`` columns (single-precision products,
@@ -323,8 +323,8 @@ class GaussianData(_Observed):
         ----------
         r_min : float
             Threshold on ``|r|``.
-        block : int, default=1024
-            Columns per side of a tile.
+        block : int, optional
+            Columns per side of a tile (the screen's own choice by default).
 
         Returns
         -------

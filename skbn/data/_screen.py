@@ -3,12 +3,81 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from skbn._kernels.screen import pair_dots, tile_pairs
+from skbn._kernels.screen import pair_dots, tile_pairs, tile_pairs_bf16
 
 #: Unit roundoff of float32: the screen's products run in single precision.
 _U32 = 2.0**-24
+#: Unit roundoff of bfloat16 (8 significant bits), the inputs and outputs of AMX products.
+_UB = 2.0**-8
+#: From this many columns ``precision="auto"`` uses bfloat16 products where they run on
+#: AMX tiles (below it the screen is a small part of a fit).
+BF16_MIN_COLUMNS = 16_384
+#: ... and only while the bfloat16 floor keeps this share of the threshold, so that the
+#: candidates to recheck stay few.
+_BF16_MIN_SHARE = 0.8
+
+
+@functools.cache
+def bfloat16_product():
+    """PyTorch's bfloat16 matrix product where this CPU runs it on AMX tiles, else None.
+
+    Returns ``(convert, multiply)``: ``convert(x)`` takes a C-ordered float32 array to
+    bfloat16 (round to nearest even), ``multiply(a, b)`` returns the bits (int16) of the
+    bfloat16 product of two converted arrays, accumulated in single precision. PyTorch is
+    optional: without it, or without AMX, the screen keeps its single-precision products.
+    """
+    try:
+        import torch
+    except ImportError:
+        return None
+    amx = getattr(getattr(torch, "cpu", None), "_is_amx_tile_supported", None)
+    if amx is None or not amx():
+        return None
+
+    def convert(x):
+        return torch.from_numpy(x).to(torch.bfloat16)
+
+    def multiply(a, b):
+        return (a @ b).view(torch.int16).numpy()
+
+    return convert, multiply
+
+
+def bfloat16_floor(r_min: float, n: int, norm2: float) -> float:
+    """A floor on bfloat16 products below which no pair reaches ``r_min`` exactly.
+
+    Each input is rounded from double to single and then to bfloat16 precision (relative
+    error at most ``u = (1 + u32)(1 + ub) - 1``), the products of two bfloat16 numbers are
+    exact in single precision, their sum of ``n`` terms in single precision is off by at
+    most ``gamma_n`` times the sum of their magnitudes, and the result is rounded to
+    bfloat16. With ``sum |x_k y_k| <= norm2`` (Cauchy-Schwarz, ``norm2`` the largest
+    squared column norm), a pair at ``r_min`` or above computes to at least
+    ``(r_min - ((1 + u)^2 - 1 + gamma_n (1 + u)^2) norm2 - tiny) (1 - ub)``; ``tiny``
+    covers inputs a CPU flushes to zero. Zero when that bound is not positive.
+    """
+    u = (1.0 + _U32) * (1.0 + _UB) - 1.0
+    nu = n * _U32
+    gamma = nu / (1.0 - nu) if nu < 1.0 else np.inf
+    slack = ((1.0 + u) ** 2 - 1.0 + gamma * (1.0 + u) ** 2) * norm2 + 1e-30
+    return max((r_min - slack) * (1.0 - _UB), 0.0)
+
+
+def bfloat16_bits(floor: float) -> int:
+    """Bits (without the sign) of the least bfloat16 number at or above ``floor`` >= 0."""
+
+    def value(bits: int) -> float:
+        return float(np.array([bits << 16], dtype=np.uint32).view(np.float32)[0])
+
+    bits = int(np.array([floor], dtype=np.float32).view(np.uint32)[0]) >> 16
+    while value(bits) < floor:
+        bits += 1
+    while bits > 0 and value(bits - 1) >= floor:
+        bits -= 1
+    return bits
 
 
 def _tile(Z: np.ndarray, start: int, stop: int, factor: np.ndarray, dtype) -> np.ndarray:
@@ -17,21 +86,31 @@ def _tile(Z: np.ndarray, start: int, stop: int, factor: np.ndarray, dtype) -> np
 
 
 def thresholded_correlations(
-    Z: np.ndarray, r_min: float, block: int = 1024, scale=None, precision: str = "auto"
+    Z: np.ndarray, r_min: float, block=None, scale=None, precision: str = "auto"
 ):
     """Pairs ``i < j`` of centred columns with ``|Z_i . Z_j| / n * scale_i * scale_j >= r_min``.
 
     With standardised columns (``scale`` None) these are the correlations. The products
-    run tile by tile (``block`` by ``block`` columns), so memory grows with the pairs kept,
+    run tile by tile (``block`` by ``block`` columns; None: 1,024, or 4,096 for bfloat16
+    products, whose AMX tiles pay off on larger blocks), so memory grows with the pairs kept,
     not with ``p``. Each tile is computed in single precision, which halves the time of the
     matrix products; a pair within the single-precision error bound of the threshold (about
     ``n + 2`` units of roundoff times the largest column norm, for any order of summation)
     is then recomputed in double precision, so the pairs kept and their values are those
     of a double-precision screen. Above about 168,000 rows, or with ``precision="double"``,
-    the tiles are double precision.
+    the tiles are double precision (``"single"`` keeps them single up to 8 million rows).
+    With ``precision="bfloat16"``, or ``"auto"`` from :data:`BF16_MIN_COLUMNS` columns
+    where PyTorch runs bfloat16 products on AMX tiles
+    (:func:`bfloat16_product`) and their error bound (:func:`bfloat16_floor`) keeps most
+    of the threshold, the tiles are bfloat16 products: the same pairs and values again,
+    since every pair the bound cannot rule out is recomputed in double precision.
 
     Returns ``rows, cols`` (int64) and the absolute values, capped at 1.
     """
+    if precision not in ("auto", "single", "double", "bfloat16"):
+        raise ValueError(
+            f"precision must be 'auto', 'single', 'double' or 'bfloat16', got {precision!r}"
+        )
     n, p = Z.shape
     if not Z.flags.f_contiguous:  # the recheck reads whole columns
         Z = np.asfortranarray(Z)
@@ -44,19 +123,47 @@ def thresholded_correlations(
     # r_min exactly
     nu = n * _U32
     # beyond about 168,000 rows the slack would let too many pairs through to recheck
-    dtype = np.float32 if nu < 0.01 and precision == "auto" else np.float64
+    single = ((nu < 0.01 and precision == "auto") or precision == "single") and nu < 0.5
+    dtype = np.float32 if single else np.float64
     norm2 = float(np.max(np.einsum("ij,ij->j", Z, Z) * factor**2, initial=0.0))
     slack = (nu / (1.0 - nu) + 2.0 * _U32 + _U32**2) * norm2 if dtype is np.float32 else 0.0
     floor = max(r_min - slack, 0.0) if dtype is np.float32 else r_min
+    bf16 = None
+    if precision == "bfloat16" or (precision == "auto" and p >= BF16_MIN_COLUMNS):
+        bf16 = bfloat16_product()
+        if bf16 is None and precision == "bfloat16":
+            raise ValueError(
+                "precision='bfloat16' needs PyTorch (pip install torch) on a CPU with AMX "
+                "tiles; use precision='auto' to fall back to single precision"
+            )
+        floor16 = bfloat16_floor(r_min, n, norm2)
+        if precision == "auto" and floor16 < _BF16_MIN_SHARE * r_min:
+            bf16 = None  # too many pairs would need the recheck
+        if bf16 is not None:
+            convert, multiply = bf16
+            floor_bits = bfloat16_bits(floor16)
+    if block is None:
+        block = 1024 if bf16 is None else 4096
     rows, cols, weights = [], [], []
+    if bf16 is not None:
+        # every column once in bfloat16 (2 bytes a value), rows of a block contiguous
+        halves = [
+            convert(np.ascontiguousarray(_tile(Z, b0, min(b0 + block, p), factor, np.float32).T))
+            for b0 in range(0, p, block)
+        ]
     for a0 in range(0, p, block):
         a1 = min(a0 + block, p)
-        A = _tile(Z, a0, a1, factor, dtype)
+        if bf16 is None:
+            A = _tile(Z, a0, a1, factor, dtype)
         for b0 in range(a0, p, block):
             b1 = min(b0 + block, p)
-            C = A.T @ (A if b0 == a0 else _tile(Z, b0, b1, factor, dtype))
-            # the diagonal tile's strict upper triangle; one pass over the tile
-            i, j = tile_pairs(C, float(floor), b0 == a0)  # compared in double precision
+            if bf16 is not None:
+                C16 = multiply(halves[a0 // block], halves[b0 // block].T)
+                i, j = tile_pairs_bf16(C16, floor_bits, b0 == a0)
+            else:
+                C = A.T @ (A if b0 == a0 else _tile(Z, b0, b1, factor, dtype))
+                # the diagonal tile's strict upper triangle; one pass over the tile
+                i, j = tile_pairs(C, float(floor), b0 == a0)  # compared in double precision
             if i.size == 0:
                 continue
             i += a0
