@@ -172,3 +172,16 @@ def test_bfloat16_products_on_amx_keep_the_double_precision_pairs():
         rows, cols, _ = thresholded_correlations(Z, r_min, 64, scale, "bfloat16")
         i, j, _ = _double_precision_screen(Z, r_min, scale)
         assert sorted(zip(rows.tolist(), cols.tolist())) == sorted(zip(i.tolist(), j.tolist()))
+
+
+def test_pairs_come_in_the_same_order_whatever_the_tiles(monkeypatch):
+    # ordered by row then column, so a consumer sees the same arrays for any block size
+    # and any precision (single-precision or bfloat16 tiles)
+    Z, scale = _near_threshold_data()
+    reference = thresholded_correlations(Z, 0.1, 7, scale, "double")
+    assert np.all(np.diff(reference[0] * Z.shape[1] + reference[1]) > 0)
+    monkeypatch.setattr(_screen, "bfloat16_product", _emulated_bfloat16)
+    for block, precision in [(16, "single"), (128, "single"), (16, "bfloat16"), (None, "bfloat16")]:
+        found = thresholded_correlations(Z, 0.1, block, scale, precision)
+        for a, b in zip(found, reference):
+            np.testing.assert_array_equal(a, b)

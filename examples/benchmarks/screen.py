@@ -6,10 +6,11 @@ sparse route, come from one screen of every pair's correlation
 (:func:`skbn.data.thresholded_correlations`). Its matrix products grow as ``p**2 * n``:
 at a million variables it is the part no sparsity removes. This script times it on
 ALARM copies (``make_problem``, n = ``--n`` rows) at the threshold FGES's default score
-uses, with single-precision tiles (the default) and double-precision tiles, in the same
-process (the faster of two calls each), and checks that both keep the same pairs with the
-same values. Memory is the peak of what the call allocates (tracemalloc), beyond the data.
-Run::
+uses, with single-precision tiles and double-precision tiles, and, where PyTorch runs
+bfloat16 products on AMX tiles (``skbn.data._screen.bfloat16_product``), bfloat16 tiles,
+in the same process (the faster of two calls each), and checks that all keep the same
+pairs with the same values. Memory is the peak of what the call allocates
+(tracemalloc), beyond the data. Run::
 
     python -m examples.benchmarks.screen --p 2000 5000 10000 30000 \\
         --out examples/benchmarks/results/screen/screen.md
@@ -39,21 +40,33 @@ def _measure(data, r_min: float, precision: str) -> tuple[float, float, tuple]:
     scale = np.where(sd > 0, 1.0 / np.where(sd > 0, sd, 1.0), 0.0)
     tracemalloc.start()
     start = time.perf_counter()
-    found = thresholded_correlations(Z, r_min, 1024, scale, precision=precision)
+    found = thresholded_correlations(Z, r_min, None, scale, precision=precision)
     seconds = time.perf_counter() - start
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return seconds, peak, found
 
 
+def _same(found, reference) -> bool:
+    """The same pairs with the same values, in whatever order the tiles gave them."""
+
+    def ordered(rows, cols, values):
+        order = np.lexsort((cols, rows))
+        return rows[order], cols[order], values[order]
+
+    return all(np.array_equal(a, b) for a, b in zip(ordered(*found), ordered(*reference)))
+
+
 def run(ps: list[int], n: int) -> pd.DataFrame:
-    from skbn.data import check_data, thresholded_correlations
+    from skbn.data import _screen, check_data, thresholded_correlations
     from skbn.datasets import make_problem
     from skbn.learners import FGES
 
     rows = []
     warm = np.random.default_rng(0).standard_normal((n, 300))
-    for precision in ("auto", "double"):  # first calls start BLAS's threads and kernels
+    amx = _screen.bfloat16_product() is not None
+    precisions = ("single", "double") + (("bfloat16",) if amx else ())
+    for precision in precisions:  # first calls start the threads and compile the kernels
         thresholded_correlations(warm - warm.mean(axis=0), 0.5, precision=precision)
     for p in ps:
         X, _ = make_problem("alarm", n_nodes=p, n_samples=n, random_state=0)
@@ -62,9 +75,13 @@ def run(ps: list[int], n: int) -> pd.DataFrame:
         r_min = math.sqrt(-math.expm1(-2.0 * bound._per_param / n))
         _ = data.centred
         # the faster of two calls each (a first call on new data pays for page faults)
-        single = min((_measure(data, r_min, "auto") for _ in range(2)), key=lambda r: r[0])
+        single = min((_measure(data, r_min, "single") for _ in range(2)), key=lambda r: r[0])
         double = min((_measure(data, r_min, "double") for _ in range(2)), key=lambda r: r[0])
-        same = all(np.array_equal(a, b) for a, b in zip(single[2], double[2]))
+        same = _same(single[2], double[2])
+        bf16 = (np.nan, np.nan, None)
+        if amx:
+            bf16 = min((_measure(data, r_min, "bfloat16") for _ in range(2)), key=lambda r: r[0])
+            same = same and _same(bf16[2], double[2])
         rows.append(
             {
                 "p": data.n_features,
@@ -75,6 +92,8 @@ def run(ps: list[int], n: int) -> pd.DataFrame:
                 "double_s": double[0],
                 "single_peak_mb": single[1] / 1e6,
                 "double_peak_mb": double[1] / 1e6,
+                "bfloat16_s": bf16[0],
+                "bfloat16_peak_mb": bf16[1] / 1e6,
                 "same_pairs_and_values": same,
             }
         )
@@ -99,17 +118,27 @@ def report(df: pd.DataFrame) -> str:
         "",
         f"ALARM copies, n = {int(big.n)} rows, at the threshold of FGES's default score "
         "(Gaussian EBIC: the |r| above which one arc raises it), tiles of 1,024 by 1,024 "
-        "columns. Time of the screen alone; memory is the peak the call allocates beyond "
-        "the data (tracemalloc); both precisions in the same process, one after the other.",
+        "columns (4,096 for bfloat16 products). Time of the screen alone; memory is the "
+        "peak the call allocates beyond the data (tracemalloc); the precisions in the same "
+        "process, one after the other. bfloat16 tiles run where PyTorch multiplies on AMX "
+        "tiles (PyTorch installed, an Intel CPU from Sapphire Rapids on); the column is "
+        "empty where they did not run. tracemalloc does not see PyTorch's memory: the "
+        "bfloat16 copy of the scaled columns (2 bytes a value, n p in all) comes on top of "
+        "the bfloat16 peak.",
         "",
         "| p | pairs kept | single-precision tiles (s) | double-precision tiles (s) | "
-        "speed-up | peak MB (single / double) | same pairs and values |",
-        "|---|---|---|---|---|---|---|",
+        "speed-up | bfloat16 tiles (s) | speed-up over single | "
+        "peak MB (single / double / bfloat16) | same pairs and values |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in df.itertuples():
+        bf16 = "" if np.isnan(r.bfloat16_s) else f"{r.bfloat16_s:.2f}"
+        bf16_ratio = "" if np.isnan(r.bfloat16_s) else f"{r.single_s / r.bfloat16_s:.2f}x"
+        bf16_mb = "" if np.isnan(r.bfloat16_s) else f" / {r.bfloat16_peak_mb:.0f}"
         lines.append(
             f"| {r.p:,} | {r.pairs:,} | {r.single_s:.2f} | {r.double_s:.2f} | "
-            f"{r.double_s / r.single_s:.2f}x | {r.single_peak_mb:.0f} / {r.double_peak_mb:.0f} "
+            f"{r.double_s / r.single_s:.2f}x | {bf16} | {bf16_ratio} | "
+            f"{r.single_peak_mb:.0f} / {r.double_peak_mb:.0f}{bf16_mb} "
             f"| {'yes' if r.same_pairs_and_values else 'NO'} |"
         )
     lines += [
@@ -124,7 +153,14 @@ def report(df: pd.DataFrame) -> str:
         "the threshold are recomputed in double precision). Projected as p^2 from there, "
         f"the screen alone would take about {at_million / 3600:.1f} hours at 1,000,000 "
         "variables on this machine: more than the million-variable goal's two hours for the "
-        "whole search, so a screen that does not look at every pair is what that goal needs.",
+        "whole search, so a screen that does not look at every pair is what that goal needs."
+        + (
+            ""
+            if np.isnan(big.bfloat16_s)
+            else f" With bfloat16 tiles it took {big.bfloat16_s:.1f} s, about "
+            f"{big.bfloat16_s * (1_000_000 / big.p) ** 2 / 3600:.1f} hours projected the same "
+            "way."
+        ),
         "- The memory the screen allocates stays that of a few tiles and the pairs kept, "
         "whatever p; before the tiles it held two 1,024 x p blocks (490 MB at 30,000 "
         "variables, 16 GB at a million).",

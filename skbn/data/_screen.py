@@ -105,7 +105,8 @@ def thresholded_correlations(
     of the threshold, the tiles are bfloat16 products: the same pairs and values again,
     since every pair the bound cannot rule out is recomputed in double precision.
 
-    Returns ``rows, cols`` (int64) and the absolute values, capped at 1.
+    Returns ``rows, cols`` (int64, ordered by row then column) and the absolute values,
+    capped at 1.
     """
     if precision not in ("auto", "single", "double", "bfloat16"):
         raise ValueError(
@@ -179,4 +180,6 @@ def thresholded_correlations(
     if not rows:
         empty = np.zeros(0, np.int64)
         return empty, empty.copy(), np.zeros(0)
-    return np.concatenate(rows), np.concatenate(cols), np.concatenate(weights)
+    rows, cols, weights = np.concatenate(rows), np.concatenate(cols), np.concatenate(weights)
+    order = np.lexsort((cols, rows))  # by pair, whatever the tiles' size and order
+    return rows[order], cols[order], weights[order]
