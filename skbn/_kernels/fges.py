@@ -487,6 +487,20 @@ def _clique_subsets(nbr, knd, deg, na, n_na, pool, n_pool, kept, masks):
 
 
 @njit(cache=True)
+def _add_entry(slots, sl, e_child, e_off, e_len, e_pool, y, nodes, m, ctl):
+    """Enter the family (y, nodes[:m]) at the empty slot ``sl``; its entry."""
+    e = ctl[C_ENTRIES]
+    e_child[e] = y
+    e_off[e] = ctl[C_EPOOL]
+    e_len[e] = m
+    e_pool[ctl[C_EPOOL] : ctl[C_EPOOL] + m] = nodes[:m]
+    ctl[C_EPOOL] += m
+    slots[sl] = e
+    ctl[C_ENTRIES] += 1
+    return e
+
+
+@njit(cache=True)
 def _gaussian_entry(slots, e_child, e_off, e_len, e_val, e_pool, y, nodes, m, gauss, ctl):
     """Entry of the family (y, nodes[:m]), scored here and added when the table lacks it.
 
@@ -496,14 +510,7 @@ def _gaussian_entry(slots, e_child, e_off, e_len, e_val, e_pool, y, nodes, m, ga
     sl = score_find(slots, e_child, e_off, e_len, e_pool, y, nodes, m)
     if slots[sl] >= 0:
         return slots[sl]
-    e = ctl[C_ENTRIES]
-    e_child[e] = y
-    e_off[e] = ctl[C_EPOOL]
-    e_len[e] = m
-    e_pool[ctl[C_EPOOL] : ctl[C_EPOOL] + m] = nodes[:m]
-    ctl[C_EPOOL] += m
-    slots[sl] = e
-    ctl[C_ENTRIES] += 1
+    e = _add_entry(slots, sl, e_child, e_off, e_len, e_pool, y, nodes, m, ctl)
     ctl[C_FILLED] = ctl[C_ENTRIES]
     kind, cov, Z, n, per_param, block, members = gauss
     parents = nodes[:m].astype(np.int64)
@@ -628,13 +635,7 @@ def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch, gauss):
                         or 2 * (e + 1) > slots.shape[0]
                     ):
                         return G_SCORES
-                    e_child[e] = y
-                    e_off[e] = ctl[C_EPOOL]
-                    e_len[e] = fam_m
-                    e_pool[ctl[C_EPOOL] : ctl[C_EPOOL] + fam_m] = fam_nodes[:fam_m]
-                    ctl[C_EPOOL] += fam_m
-                    slots[sl] = e
-                    ctl[C_ENTRIES] += 1
+                    _add_entry(slots, sl, e_child, e_off, e_len, e_pool, y, fam_nodes, fam_m, ctl)
             continue
         if inline:
             s_with = _gaussian_entry(

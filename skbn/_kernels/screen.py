@@ -4,14 +4,28 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
+
+
+def _magnitude(c):
+    """``|c|``; for an int16 entry, the bits of a bfloat16 number without its sign."""
+    return np.int32(c) & 0x7FFF if isinstance(c, np.int16) else abs(c)
+
+
+@overload(_magnitude)
+def _magnitude_kernel(c):
+    if isinstance(c, types.Integer):
+        # the bits of non-negative bfloat16 numbers increase with their value
+        return lambda c: np.int32(c) & 0x7FFF
+    return lambda c: abs(c)
 
 
 @njit(cache=True)
 def _row_hits(C, i, start, floor):
     m = 0
     for j in range(start, C.shape[1]):
-        if abs(C[i, j]) >= floor:
+        if _magnitude(C[i, j]) >= floor:
             m += 1
     return m
 
@@ -23,6 +37,8 @@ def tile_pairs(C, floor, upper):
     With ``upper`` only the strict upper triangle is read (a tile of a column block with
     itself). A counting pass, then a pass that writes the few entries kept: both loops are
     plain comparisons the compiler vectorises, which matters next to the tile's product.
+    A tile of bfloat16 numbers comes as their bits (int16) with ``floor`` the bits of the
+    least bfloat16 number at or above the floor: compared without the sign bit.
     """
     a = C.shape[0]
     m = 0
@@ -38,7 +54,7 @@ def tile_pairs(C, floor, upper):
         if _row_hits(C, i, start, floor) == 0:
             continue
         for j in range(start, C.shape[1]):
-            if abs(C[i, j]) >= floor:
+            if _magnitude(C[i, j]) >= floor:
                 rows[k] = i
                 cols[k] = j
                 k += 1
@@ -64,41 +80,3 @@ def pair_dots(Z, rows, cols):
             s += Z[k, i] * Z[k, j]
         out[t] = s
     return out
-
-
-@njit(cache=True)
-def _row_hits_bf16(C, i, start, floor_bits):
-    m = 0
-    for j in range(start, C.shape[1]):
-        if (np.int32(C[i, j]) & 0x7FFF) >= floor_bits:
-            m += 1
-    return m
-
-
-@njit(cache=True)
-def tile_pairs_bf16(C, floor_bits, upper):
-    """:func:`tile_pairs` of a tile of bfloat16 values, given by their bits (int16).
-
-    ``|C[i, j]| >= floor`` is compared on the bits: without the sign bit, the bits of
-    non-negative bfloat16 numbers increase with their value, so ``floor_bits`` is those of
-    the least bfloat16 number at or above the floor.
-    """
-    a = C.shape[0]
-    m = 0
-    for i in range(a):
-        m += _row_hits_bf16(C, i, i + 1 if upper else 0, floor_bits)
-    rows = np.empty(m, dtype=np.int64)
-    cols = np.empty(m, dtype=np.int64)
-    if m == 0:
-        return rows, cols
-    k = 0
-    for i in range(a):
-        start = i + 1 if upper else 0
-        if _row_hits_bf16(C, i, start, floor_bits) == 0:
-            continue
-        for j in range(start, C.shape[1]):
-            if (np.int32(C[i, j]) & 0x7FFF) >= floor_bits:
-                rows[k] = i
-                cols[k] = j
-                k += 1
-    return rows, cols

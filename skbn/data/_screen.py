@@ -7,7 +7,7 @@ import functools
 
 import numpy as np
 
-from skbn._kernels.screen import pair_dots, tile_pairs, tile_pairs_bf16
+from skbn._kernels.screen import pair_dots, tile_pairs
 
 #: Unit roundoff of float32: the screen's products run in single precision.
 _U32 = 2.0**-24
@@ -160,7 +160,7 @@ def thresholded_correlations(
             b1 = min(b0 + block, p)
             if bf16 is not None:
                 C16 = multiply(halves[a0 // block], halves[b0 // block].T)
-                i, j = tile_pairs_bf16(C16, floor_bits, b0 == a0)
+                i, j = tile_pairs(C16, np.int32(floor_bits), b0 == a0)
             else:
                 C = A.T @ (A if b0 == a0 else _tile(Z, b0, b1, factor, dtype))
                 # the diagonal tile's strict upper triangle; one pass over the tile

@@ -101,14 +101,10 @@ def test_kernel_rebuild_matches_the_whole_component_rebuild(seed):
     assert applied > 20
 
 
-def test_kernel_arrays_growing_from_small_sizes_give_the_same_graph(monkeypatch):
-    """The forward kernel pauses when an array is full and resumes once it is enlarged:
-    starting every table at a few entries (so the score table, the operator pool, heap and
-    pair table and the neighbour table all grow many times) gives the same search."""
+def _start_tiny(monkeypatch):
+    """Make every forward search start its tables at a few entries, so they grow often."""
     from skbn.learners import _fges_forward
 
-    X, _ = make_problem("alarm", n_nodes=120, n_samples=800, random_state=4)
-    reference = FGES(faithfulness=False).fit(X)
     real_init = _fges_forward.ForwardSearch.__init__
 
     def tiny(self, *args, **kwargs):
@@ -122,6 +118,17 @@ def test_kernel_arrays_growing_from_small_sizes_give_the_same_graph(monkeypatch)
         self.heap = tuple(a[:1].copy() for a in self.heap)
 
     monkeypatch.setattr(_fges_forward.ForwardSearch, "__init__", tiny)
+
+
+def test_kernel_arrays_growing_from_small_sizes_give_the_same_graph(monkeypatch):
+    """The forward kernel pauses when an array is full and resumes once it is enlarged:
+    starting every table at a few entries (so the score table, the operator pool, heap and
+    pair table and the neighbour table all grow many times) gives the same search."""
+    from skbn.learners import _fges_forward
+
+    X, _ = make_problem("alarm", n_nodes=120, n_samples=800, random_state=4)
+    reference = FGES(faithfulness=False).fit(X)
+    _start_tiny(monkeypatch)
     monkeypatch.setattr(_fges_forward.ForwardSearch, "min_row", 2)
     grown = FGES(faithfulness=False).fit(X)
     assert nx.utils.edges_equal(grown.graph_.edges(), reference.graph_.edges())
@@ -159,20 +166,8 @@ def test_kernel_scoring_gives_the_search_of_caller_filled_scores(monkeypatch, ro
         _fges_forward, "_kernel_scoring", lambda bound: real_scoring(object())
     )  # no family_score_args: the caller fills the scores in
     filled = FGES(faithfulness=False).fit(X)
-    real_init = _fges_forward.ForwardSearch.__init__
-
-    def tiny(self, *args, **kwargs):
-        real_init(self, *args, **kwargs)
-        self.slots = np.full(4, -1, dtype=np.int64)
-        self.entries = [a[:1].copy() for a in self.entries]
-        self.e_pool = self.e_pool[:4].copy()
-        self.pool = self.pool[:4].copy()
-        self.fs_keys = np.full(4, -1, dtype=np.int64)
-        self.fs_vals = self.fs_vals[:4].copy()
-        self.heap = tuple(a[:1].copy() for a in self.heap)
-
     monkeypatch.setattr(_fges_forward, "_kernel_scoring", real_scoring)
-    monkeypatch.setattr(_fges_forward.ForwardSearch, "__init__", tiny)
+    _start_tiny(monkeypatch)
     grown = FGES(faithfulness=False).fit(X)
     for other in (filled, grown):
         assert nx.utils.edges_equal(other.graph_.edges(), inline.graph_.edges())
