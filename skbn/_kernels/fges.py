@@ -976,13 +976,11 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
         stage = ctl[C_STAGE]
         if stage == S_COLLECT or stage == S_COMPUTE:
             collect = stage == S_COLLECT and not inline
-            if inline:
-                pass
-            elif collect:
+            if collect:
                 ctl[C_NEED_POOL] = 0
                 ctl[C_NEED_HEAP] = 0
                 ctl[C_NEED_FS] = 0
-            elif (
+            elif not inline and (
                 ctl[C_POOL] + ctl[C_NEED_POOL] > pool.shape[0]
                 or ctl[C_HEAP] + ctl[C_NEED_HEAP] > heap[0].shape[0]
                 or 2 * (ctl[C_FS_USED] + ctl[C_FS_TOMB] + ctl[C_NEED_FS]) > fs_keys.shape[0]
@@ -1005,13 +1003,10 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
                 mark2,
                 scoring,
             )
-            if inline and status != 0:
+            if status != 0:  # a full table: nothing changed since the pass (re)started
                 ctl[C_GROW] = status
                 return GROW
             if collect:
-                if status != 0:
-                    ctl[C_GROW] = G_SCORES
-                    return GROW
                 ctl[C_STAGE] = S_COMPUTE
                 if ctl[C_ENTRIES] > ctl[C_FILLED]:
                     return NEED_SCORES

@@ -47,23 +47,32 @@ def bfloat16_product():
     return convert, multiply
 
 
-def bfloat16_floor(r_min: float, n: int, norm2: float) -> float:
-    """A floor on bfloat16 products below which no pair reaches ``r_min`` exactly.
+def product_floor(r_min: float, n: int, norm2: float, inputs: float, output: float = 0.0):
+    """A floor on low-precision products below which no pair reaches ``r_min`` exactly.
 
-    Each input is rounded from double to single and then to bfloat16 precision (relative
-    error at most ``u = (1 + u32)(1 + ub) - 1``), the products of two bfloat16 numbers are
-    exact in single precision, their sum of ``n`` terms in single precision is off by at
-    most ``gamma_n`` times the sum of their magnitudes, and the result is rounded to
-    bfloat16. With ``sum |x_k y_k| <= norm2`` (Cauchy-Schwarz, ``norm2`` the largest
+    Each input is rounded with relative error at most ``inputs``, the products are summed
+    in single precision (``n`` terms: off by at most ``gamma_n`` times the sum of their
+    magnitudes, whatever the order), and the sum is rounded with relative error at most
+    ``output``. With ``sum |x_k y_k| <= norm2`` (Cauchy-Schwarz, ``norm2`` the largest
     squared column norm), a pair at ``r_min`` or above computes to at least
-    ``(r_min - ((1 + u)^2 - 1 + gamma_n (1 + u)^2) norm2 - tiny) (1 - ub)``; ``tiny``
-    covers inputs a CPU flushes to zero. Zero when that bound is not positive.
+    ``(r_min - ((1 + u)^2 - 1 + gamma_n (1 + u)^2) norm2 - tiny) (1 - output)`` with
+    ``u = inputs``; ``tiny`` covers inputs a CPU flushes to zero. Zero when that bound is
+    not positive.
     """
-    u = (1.0 + _U32) * (1.0 + _UB) - 1.0
+    u = inputs
     nu = n * _U32
     gamma = nu / (1.0 - nu) if nu < 1.0 else np.inf
     slack = ((1.0 + u) ** 2 - 1.0 + gamma * (1.0 + u) ** 2) * norm2 + 1e-30
-    return max((r_min - slack) * (1.0 - _UB), 0.0)
+    return max((r_min - slack) * (1.0 - output), 0.0)
+
+
+def bfloat16_floor(r_min: float, n: int, norm2: float) -> float:
+    """:func:`product_floor` of bfloat16 tiles.
+
+    Inputs are rounded from double to single and then to bfloat16 precision, products of
+    two bfloat16 numbers are exact in single precision, and the sum is rounded to bfloat16.
+    """
+    return product_floor(r_min, n, norm2, (1.0 + _U32) * (1.0 + _UB) - 1.0, _UB)
 
 
 def bfloat16_bits(floor: float) -> int:
@@ -118,17 +127,13 @@ def thresholded_correlations(
     if scale is not None:
         scale = np.asarray(scale, dtype=np.float64)
     factor = (np.ones(p) if scale is None else scale) / np.sqrt(n)
-    # rounding the scaled columns to single precision and summing n products of them is off
-    # by at most (gamma_n + 2u + u^2) sum |x_k y_k| <= (gamma_n + 2u + u^2) |x| |y|, with
-    # gamma_n = n u / (1 - n u): a pair below r_min - slack in single precision is below
-    # r_min exactly
     nu = n * _U32
     # beyond about 168,000 rows the slack would let too many pairs through to recheck
     single = ((nu < 0.01 and precision == "auto") or precision == "single") and nu < 0.5
     dtype = np.float32 if single else np.float64
     norm2 = float(np.max(np.einsum("ij,ij->j", Z, Z) * factor**2, initial=0.0))
-    slack = (nu / (1.0 - nu) + 2.0 * _U32 + _U32**2) * norm2 if dtype is np.float32 else 0.0
-    floor = max(r_min - slack, 0.0) if dtype is np.float32 else r_min
+    # single-precision tiles: inputs rounded to single, their sums in single precision
+    floor = product_floor(r_min, n, norm2, _U32) if single else r_min
     bf16 = None
     if precision == "bfloat16" or (precision == "auto" and p >= BF16_MIN_COLUMNS):
         bf16 = bfloat16_product()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from skbn._kernels import fges as K
+from skbn.data._limits import _readonly
 from skbn.learners._cpdag_state import CPDAGState
 
 __all__ = ["ForwardSearch"]
@@ -245,25 +246,18 @@ def _kernel_scoring(bound) -> tuple:
     covariance and Fortran-ordered columns), so numba compiles the kernel once for both.
     """
     spec = getattr(bound, "family_score_args", lambda: None)()
-    cov = _frozen(np.zeros((2, 2)))
-    Z = _frozen(np.zeros((2, 2), order="F"))
+    cov = _readonly(np.zeros((2, 2)))
+    Z = _readonly(np.zeros((2, 2), order="F"))
     if spec is None:
         return (K.NO_SCORES, cov, Z, 0, 0.0)
     dense, values, n, per_param = spec
     if dense:
-        cov = _frozen(np.ascontiguousarray(values, dtype=np.float64))
+        cov = _readonly(np.ascontiguousarray(values, dtype=np.float64).view())
         kind = K.DENSE_GAUSSIAN
     else:
-        Z = _frozen(np.asfortranarray(values, dtype=np.float64))
+        Z = _readonly(np.asfortranarray(values, dtype=np.float64).view())
         kind = K.CENTRED_GAUSSIAN
     return (kind, cov, Z, int(n), float(per_param))
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    """A read-only view of ``a`` (no copy)."""
-    view = a.view()
-    view.flags.writeable = False
-    return view
 
 
 def _grown(a: np.ndarray, size: int) -> np.ndarray:
