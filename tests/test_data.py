@@ -270,25 +270,34 @@ def test_the_missing_values_error_names_the_learners_by_their_flags():
 
 
 def test_many_columns_keep_one_copy_of_the_data(monkeypatch):
-    # above DENSE_COVARIANCE_MAX columns, forming the centred columns releases the values
-    # (memory at scale); the values are rebuilt on demand, equal up to rounding
+    # above DENSE_COVARIANCE_MAX columns (memory at scale) a DataFrame's column-major block
+    # is read in place: no copy, centred or not, is kept; the scores and the screen centre
+    # the columns as they read them
     import skbn.data._containers as containers
 
     monkeypatch.setattr(containers, "DENSE_COVARIANCE_MAX", 5)
     rng = np.random.default_rng(0)
     raw = rng.normal(size=(200, 8)) * 3 + 10
     raw[:, 7] = 4.0  # a constant column
-    data = check_data(pd.DataFrame(raw, columns=[f"c{j}" for j in range(8)]))
+    frame = pd.DataFrame(raw, columns=[f"c{j}" for j in range(8)])
+    data = check_data(frame)
+    block = frame._mgr.blocks[0].values  # the frame's own storage, (columns, rows)
+    assert np.shares_memory(data.columns, block)
+    assert data.columns.flags.f_contiguous
     Z = data.centred
-    assert data._values is None
-    np.testing.assert_allclose(data.values, raw, rtol=0, atol=1e-12)
+    assert not np.shares_memory(Z, block)
     np.testing.assert_allclose(Z, raw - raw.mean(axis=0), atol=1e-12)
     assert data.constant_columns == ("c7",)
     assert (data.n_samples, data.n_features) == (200, 8)
-    block = data.covariance_block([0, 3])
-    np.testing.assert_allclose(block, np.cov(raw[:, [0, 3]], rowvar=False, bias=True))
+    cov = data.covariance_block([0, 3])
+    np.testing.assert_allclose(cov, np.cov(raw[:, [0, 3]], rowvar=False, bias=True))
+    rows, cols, weights = data.correlated_pairs(1e-12)
+    r = np.corrcoef(raw[:, :7], rowvar=False)
+    np.testing.assert_allclose(weights, np.abs(r[rows, cols]), rtol=1e-12)
+    assert 7 not in rows and 7 not in cols and rows.size == 21
     assert data.take(rows=[0, 1], columns=[2]).values.shape == (2, 1)
-    # at or below the threshold both copies stay
-    small = check_data(pd.DataFrame(raw[:, :5]))
-    _ = small.centred
-    assert small._values is not None
+    # row-major values are copied once into column-major order
+    row_major = containers.GaussianData(np.ascontiguousarray(raw), data.names)
+    assert not np.shares_memory(row_major.columns, row_major.values)
+    assert row_major.columns is row_major.columns
+    np.testing.assert_array_equal(row_major.columns, raw)

@@ -13,7 +13,7 @@ def _pair_values(Z, scale):
     kernel, whose accuracy ``test_pair_dots_are_double_precision_dot_products`` checks)."""
     n, p = Z.shape
     i, j = np.triu_indices(p, 1)
-    values = np.abs(pair_dots(np.asfortranarray(Z), i, j)) / n
+    values = np.abs(pair_dots(np.asfortranarray(Z), np.zeros(p), i, j)) / n
     if scale is not None:
         values *= scale[i] * scale[j]
     return i, j, values
@@ -55,6 +55,27 @@ def test_single_precision_tiles_keep_the_double_precision_pairs(scaled, block):
         assert weights.tolist() == [by_pair[k] for k in zip(rows.tolist(), cols.tolist())]
 
 
+@pytest.mark.parametrize("precision", ["single", "double"])
+def test_means_centre_the_columns_as_they_are_read(precision):
+    # far from zero, as raw data is: the screen of X with its means is that of X - means,
+    # pair for pair and value for value (the same differences, computed as the tiles and
+    # the recheck read them)
+    rng = np.random.default_rng(4)
+    n, p = 300, 90
+    X = rng.standard_normal((n, p))
+    X[:, 1::2] += 0.4 * X[:, ::2]
+    X = np.asfortranarray(X * rng.uniform(0.5, 3.0, p) + rng.uniform(-100, 100, p))
+    means = X.mean(axis=0)
+    Z = np.asfortranarray(X - means)
+    sd = np.sqrt((Z**2).mean(axis=0))
+    for r_min in (0.15, 0.3):
+        found = thresholded_correlations(X, r_min, 16, 1.0 / sd, precision, means=means)
+        reference = thresholded_correlations(Z, r_min, 16, 1.0 / sd, precision)
+        assert found[0].size > 20
+        for a, b in zip(found, reference):
+            np.testing.assert_array_equal(a, b)
+
+
 def test_no_pair_gives_empty_arrays():
     Z = np.random.default_rng(1).standard_normal((50, 10))
     rows, cols, weights = thresholded_correlations(Z - Z.mean(0), 2.0)
@@ -64,12 +85,15 @@ def test_no_pair_gives_empty_arrays():
 
 def test_pair_dots_are_double_precision_dot_products():
     # against exactly rounded sums (math.fsum of the products, each exact to half an ulp):
-    # any summation order is within n units of roundoff of the sum of |products|
+    # any summation order is within n units of roundoff of the sum of |products|; the
+    # columns are centred as they are read, the same differences as a centred copy's
     rng = np.random.default_rng(2)
     n, p = 1000, 40
-    Z = np.asfortranarray(rng.standard_normal((n, p)) * rng.uniform(0.1, 10.0, p))
+    X = np.asfortranarray(rng.standard_normal((n, p)) * rng.uniform(0.1, 10.0, p) + 50.0)
+    means = X.mean(axis=0)
+    Z = X - means
     i, j = np.triu_indices(p, 1)
-    got = pair_dots(Z, i, j)
+    got = pair_dots(X, means, i, j)
     for t in range(i.size):
         products = Z[:, i[t]] * Z[:, j[t]]
         exact = math.fsum(products.tolist())

@@ -6,6 +6,9 @@ the Auto-SLE recipe), n = ``--n`` rows. Every (method, p, seed) runs in its own 
 generates the data and fits; the parent samples the resident memory of that process and its
 children every 0.2 s (the peak includes the data, n * p * 8 bytes) and stops it at
 ``--limit`` seconds. A peer that misses the limit at some p is not tried at larger p.
+A finished cell is a row of ``--out``, so a run stopped part-way resumes where it stopped;
+``--log`` names a file where each cell writes its progress as it goes (the phases of a long
+FGES fit, with the process's memory).
 
 Methods: skbn's FGES and PEFLearner with their defaults, causal-learn's PC (Fisher-z,
 stable) and GES (BIC), and XGES (``xges`` from PyPI, its default ``alpha=2``) where they
@@ -125,20 +128,30 @@ def problem(graph: str, p: int, n: int, seed: int):
     return (X - X.mean()) / X.std(), dag
 
 
+def _progress(message: str) -> None:
+    """A time-stamped line on stderr (the grid's log), with this process's memory."""
+    import psutil
+
+    rss = psutil.Process().memory_info().rss / 1e9
+    print(f"{time.strftime('%H:%M:%S')} {message} (RSS {rss:.2f} GB)", file=sys.stderr, flush=True)
+
+
 def cell(method: str, p: int, n: int, seed: int, workload: str = "alarm") -> dict:
     """Generate the problem and fit one method; the measurements of the fit."""
     from skbn.metrics import f1_adjacency, f1_arrowhead, shd
 
+    _progress(f"{method}, {workload}, p = {p:,}, seed {seed}: generating the data")
     X, truth = problem(workload, p, n, seed)
     if method.startswith("skbn-"):
         # compile the kernels first (once per install, from numba's cache after): the time
         # below is the fit's alone, whether or not this process found them compiled
         small, _ = problem(workload, 60, 200, seed)
         _fit(method, small, seed)
+    _progress(f"{X.shape[1]:,} variables, {X.shape[0]:,} rows: fitting")
     seconds = None
     start = time.perf_counter()
     if method.startswith("skbn-"):
-        graph = _fit(method, X, seed)
+        graph = _fit(method, X, seed, verbose=True)
     elif method == "causallearn-pc":
         from causallearn.search.ConstraintBased.PC import pc
 
@@ -171,6 +184,7 @@ def cell(method: str, p: int, n: int, seed: int, workload: str = "alarm") -> dic
         raise ValueError(f"unknown method {method!r}; choose from {METHODS}")
     if seconds is None:  # XGES times itself, without saving and loading the data
         seconds = time.perf_counter() - start
+    _progress(f"fitted in {seconds:.1f} s; scoring the graph")
     return {
         "seconds": seconds,
         "f1_adjacent": f1_adjacency(truth, graph),
@@ -182,12 +196,32 @@ def cell(method: str, p: int, n: int, seed: int, workload: str = "alarm") -> dic
     }
 
 
-def _fit(method: str, X, seed: int):
-    """Fit one of skbn's methods with its defaults; the learned graph."""
-    if method == "skbn-fges":
-        from skbn.learners import FGES
+def _fit(method: str, X, seed: int, verbose: bool = False):
+    """Fit one of skbn's methods with its defaults; the learned graph.
 
-        return FGES().fit(X).graph_
+    With ``verbose``, FGES's phases are logged as they end (on stderr, so the grid's log
+    shows a long fit's progress).
+    """
+    if method == "skbn-fges":
+        from contextlib import redirect_stdout
+
+        from skbn.learners import FGES, _fges
+
+        if not verbose:
+            return FGES().fit(X).graph_
+        screen = _fges._Search.effect_edges
+
+        def logged(self):
+            out = screen(self)
+            _progress(f"FGES screen done: {int(out[0][-1]):,} effect pairs")
+            return out
+
+        _fges._Search.effect_edges = logged
+        try:
+            with redirect_stdout(sys.stderr):  # FGES's per-round lines
+                return FGES(verbose=1).fit(X).graph_
+        finally:
+            _fges._Search.effect_edges = screen
     if method == "skbn-boss":
         from skbn.learners import BOSS
 
@@ -197,16 +231,18 @@ def _fit(method: str, X, seed: int):
     return PEFLearner(random_state=seed).fit(X).graph_
 
 
-def run_cell(method, p, n, seed, limit, graph="alarm") -> dict:
-    """Run :func:`cell` in a child process, sampling its tree's memory; None values on a miss."""
+def run_cell(method, p, n, seed, limit, graph="alarm", log=None) -> dict:
+    """Run :func:`cell` in a child process, sampling its tree's memory; None values on a miss.
+
+    The child's progress lines (stderr) go to ``log``, appended as they come, when given.
+    """
     import psutil
 
     # as a module from the repository root: the script imports the examples package
     cmd = [sys.executable, "-m", __spec__.name, "--cell", method, str(p), str(n), str(seed)]
     cmd += ["--graph", graph]
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT
-    )
+    err_file = open(log, "a+") if log else tempfile.TemporaryFile("w+")  # noqa: SIM115
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err_file, text=True, cwd=ROOT)
     root = psutil.Process(proc.pid)
     peak, start = 0, time.perf_counter()
     while proc.poll() is None:
@@ -222,9 +258,13 @@ def run_cell(method, p, n, seed, limit, graph="alarm") -> dict:
                 except psutil.Error:
                     pass
             proc.wait()
+            err_file.close()
             return {"finished": False, "peak_gb": peak / 1e9}
         time.sleep(0.2)
-    out, err = proc.communicate()
+    out, _ = proc.communicate()
+    err_file.seek(0)
+    err = err_file.read()[-20000:]  # the log's end: this cell's lines
+    err_file.close()
     if proc.returncode != 0:
         print(err[-2000:], file=sys.stderr)
         return {"finished": False, "peak_gb": peak / 1e9, "error": err.strip().splitlines()[-1]}
@@ -246,7 +286,7 @@ def grid(args) -> None:
             for seed in args.seeds:
                 if (method, p, seed) in done:
                     continue
-                result = run_cell(method, p, args.n, seed, args.limit, args.graph)
+                result = run_cell(method, p, args.n, seed, args.limit, args.graph, args.log)
                 row = {"method": method, "p_target": p, "n": args.n, "seed": seed, **result}
                 row["graph"] = args.graph
                 row["limit"] = args.limit
@@ -484,6 +524,9 @@ def main(argv=None) -> None:
     parser.add_argument("--page", type=Path, default=result_path("scale"))
     parser.add_argument("--note", default="", help="a sentence on the run's conditions")
     parser.add_argument("--xges-python", help="python of a virtualenv where xges is installed")
+    parser.add_argument(
+        "--log", help="append each cell's progress lines (time-stamped, with memory) here"
+    )
     args = parser.parse_args(argv)
     if args.xges_python:
         os.environ["SKBN_XGES_PYTHON"] = str(Path(args.xges_python).absolute())

@@ -505,19 +505,19 @@ def _gaussian_entry(slots, e_child, e_off, e_len, e_val, e_pool, y, nodes, m, ga
     """Entry of the family (y, nodes[:m]), scored here and added when the table lacks it.
 
     The score is what the Gaussian bound's ``local_scores`` gives: the log-likelihood from
-    the covariance matrix or the centred columns, minus ``per_param`` per free parameter.
+    the covariance matrix or the columns and their means, minus ``per_param`` per free parameter.
     """
     sl = score_find(slots, e_child, e_off, e_len, e_pool, y, nodes, m)
     if slots[sl] >= 0:
         return slots[sl]
     e = _add_entry(slots, sl, e_child, e_off, e_len, e_pool, y, nodes, m, ctl)
     ctl[C_FILLED] = ctl[C_ENTRIES]
-    kind, cov, Z, n, per_param, block, members = gauss
+    kind, cov, X, means, n, per_param, block, members, columns = gauss
     parents = nodes[:m].astype(np.int64)
     if kind == DENSE_GAUSSIAN:
         ll = gaussian_loglik(cov, n, np.int64(y), parents)
     else:
-        ll = centred_loglik(Z, n, np.int64(y), parents, block, members)
+        ll = centred_loglik(X, means, n, np.int64(y), parents, block, members, columns)
     e_val[e] = ll - per_param * (np.float64(m) + 2.0)
     return e
 
@@ -949,11 +949,11 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
 
     Returns :data:`DONE`, :data:`NEED_SCORES` (fill the table's entries from
     ``ctl[C_FILLED]`` to ``ctl[C_ENTRIES]``, then call again) or :data:`GROW` (enlarge what
-    ``ctl[C_GROW]`` names, then call again). ``gauss`` is ``(kind, cov, Z, n, per_param)``:
-    with ``kind`` :data:`DENSE_GAUSSIAN` or :data:`CENTRED_GAUSSIAN` the kernel scores the
-    families itself (Gaussian log-likelihood from ``cov`` or from the centred columns ``Z``,
-    minus ``per_param`` per free parameter) in one pass over each work list, and never
-    returns :data:`NEED_SCORES`.
+    ``ctl[C_GROW]`` names, then call again). ``gauss`` is ``(kind, cov, X, means, n,
+    per_param)``: with ``kind`` :data:`DENSE_GAUSSIAN` or :data:`CENTRED_GAUSSIAN` the
+    kernel scores the families itself (Gaussian log-likelihood from ``cov``, or from the
+    columns ``X`` centred by ``means`` as they are read, minus ``per_param`` per free
+    parameter) in one pass over each work list, and never returns :data:`NEED_SCORES`.
     """
     nbr, knd, deg = graph
     pool, fs_keys, fs_vals, heap = ops
@@ -968,8 +968,10 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
         gauss[2],
         gauss[3],
         gauss[4],
+        gauss[5],
         np.empty((size, size)),
         np.empty(size, dtype=np.int64),
+        np.empty((size, gauss[2].shape[0])),
     )
     inline = gauss[0] != NO_SCORES
     while True:

@@ -100,35 +100,44 @@ def family_logliks(cov, n, children, offsets, lengths, pool, out):
 
 
 @njit(cache=True)
-def centred_loglik(Z, n, child, parents, block, members):
-    """:func:`gaussian_loglik` of a family from the centred columns ``Z`` (Fortran order).
+def centred_loglik(X, means, n, child, parents, block, members, columns):
+    """:func:`gaussian_loglik` of a family from the columns ``X`` and their ``means``.
 
-    The family's covariance block (divisor ``n``) is formed from its columns alone;
-    ``block`` and ``members`` are scratch of at least ``k + 1`` rows and entries.
+    ``X`` is in Fortran order. The family's columns are centred into ``columns`` (scratch
+    of at least ``k + 1`` rows of ``n``), so the data needs no centred copy, and its
+    covariance block (divisor ``n``) is formed from them alone; ``block`` and ``members``
+    are scratch of at least ``k + 1`` rows and entries.
     """
     k = parents.shape[0]
     for a in range(k + 1):
-        members[a] = child if a == 0 else parents[a - 1]
+        j = child if a == 0 else parents[a - 1]
+        members[a] = j
+        m = means[j]
+        for r in range(X.shape[0]):
+            columns[a, r] = X[r, j] - m
     for a in range(k + 1):
-        col_a = Z[:, members[a]]
+        col_a = columns[a]
         for b in range(a + 1):
-            value = np.dot(col_a, Z[:, members[b]]) / n
+            value = np.dot(col_a, columns[b]) / n
             block[a, b] = value
             block[b, a] = value
     return gaussian_loglik(block[: k + 1, : k + 1], n, 0, np.arange(1, k + 1))
 
 
 @njit(cache=True)
-def centred_family_logliks(Z, n, children, offsets, lengths, pool, out):
+def centred_family_logliks(X, means, n, children, offsets, lengths, pool, out):
     """Write :func:`centred_loglik` of many families into ``out`` (as :func:`family_logliks`)."""
     size = 1
     for i in range(lengths.shape[0]):
         size = max(size, lengths[i] + 1)
     block = np.empty((size, size))
     members = np.empty(size, dtype=np.int64)
+    columns = np.empty((size, X.shape[0]))
     for i in range(children.shape[0]):
         parents = pool[offsets[i] : offsets[i] + lengths[i]].astype(np.int64)
-        out[i] = centred_loglik(Z, n, np.int64(children[i]), parents, block, members)
+        out[i] = centred_loglik(
+            X, means, n, np.int64(children[i]), parents, block, members, columns
+        )
 
 
 @njit(cache=True)

@@ -62,21 +62,43 @@ def tile_pairs(C, floor, upper):
 
 
 @njit(cache=True, fastmath={"reassoc", "contract"})
-def pair_dots(Z, rows, cols):
-    """``Z[:, rows[t]] . Z[:, cols[t]]`` for every ``t``, in double precision.
+def pair_dots(X, means, rows, cols):
+    """``(X_i - m_i) . (X_j - m_j)`` for ``i, j = rows[t], cols[t]``, in double precision.
 
-    The screen's recheck of its candidate pairs: the columns of one tile stay in cache, so
-    this reads each candidate's two columns where gathering them into new arrays would
-    write and read them again (most of the screen's time when chance correlations make
-    the candidates many).
+    ``X`` holds the columns (Fortran order) and ``means`` what to subtract from each (zeros
+    for centred columns): the columns are centred as they are read, so no centred copy of
+    the data is needed. The screen's recheck of its candidate pairs: the columns of one
+    tile stay in cache, so this reads each candidate's two columns where gathering them into
+    new arrays would write and read them again (most of the screen's time when chance
+    correlations make the candidates many).
     """
     out = np.empty(rows.shape[0])
-    n = Z.shape[0]
+    n = X.shape[0]
     for t in range(rows.shape[0]):
         i = rows[t]
         j = cols[t]
+        mi = means[i]
+        mj = means[j]
         s = 0.0
         for k in range(n):
-            s += Z[k, i] * Z[k, j]
+            s += (X[k, i] - mi) * (X[k, j] - mj)
         out[t] = s
+    return out
+
+
+@njit(cache=True)
+def centred_squares(X, means):
+    """``sum_k (X[k, j] - means[j])**2`` of every column ``j``, without a centred copy.
+
+    ``X`` is in Fortran order (one column contiguous).
+    """
+    n, p = X.shape
+    out = np.empty(p)
+    for j in range(p):
+        m = means[j]
+        s = 0.0
+        for k in range(n):
+            d = X[k, j] - m
+            s += d * d
+        out[j] = s
     return out

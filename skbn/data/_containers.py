@@ -9,6 +9,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from skbn._kernels.screen import centred_squares
 from skbn.data._limits import DENSE_COVARIANCE_MAX, _readonly
 from skbn.data._screen import thresholded_correlations
 
@@ -217,21 +218,13 @@ class GaussianData(_Observed):
             self._values = _readonly(np.asarray(values, dtype=np.float64))
         else:
             self._values = _readonly(np.ascontiguousarray(values, dtype=np.float64))
-        self._centred = None
         self._shape = self._values.shape
         self.names = tuple(names)
 
     @property
     def values(self) -> np.ndarray:
-        """The data, shape (n_samples, n_features).
-
-        With more columns than :data:`DENSE_COVARIANCE_MAX`, once the centred columns are
-        formed the container keeps them alone (the scores work on them), and the values are
-        rebuilt from them and the means when asked for (equal up to rounding).
-        """
-        if self._values is not None:
-            return self._values
-        return _readonly(np.ascontiguousarray(self._centred + self.means))
+        """The data, shape (n_samples, n_features)."""
+        return self._values
 
     @property
     def n_samples(self) -> int:
@@ -270,24 +263,31 @@ class GaussianData(_Observed):
         """Whether the whole covariance matrix is small enough to form (see module constant)."""
         return self.n_features <= DENSE_COVARIANCE_MAX or "covariance" in vars(self)
 
+    @cached_property
+    def columns(self) -> np.ndarray:
+        """The values in Fortran order (one column contiguous), shape (n_samples, n_features).
+
+        The values themselves when they are already (a DataFrame's block is), else a
+        column-major copy made once. The scores and the correlation screen read the columns
+        from here with :attr:`means`, centring them as they go, so on the blocked route (more
+        columns than :data:`DENSE_COVARIANCE_MAX`, where memory is the limit) a DataFrame's
+        data is held once, by the DataFrame.
+        """
+        values = self._values
+        if values.flags.f_contiguous:
+            return values
+        return _readonly(np.asfortranarray(values))
+
     @property
     def centred(self) -> np.ndarray:
         """Columns minus their means, Fortran order (one column contiguous).
 
-        With more columns than :data:`DENSE_COVARIANCE_MAX` (the blocked route, where
-        memory is the limit) and no missing value, forming them releases the values: one
-        copy of the data is kept, not two.
+        A new array, as large as the data, on every call: what skbn computes from centred
+        columns centres them as it reads :attr:`columns`, and keeps no such copy.
         """
-        if self._centred is None:
-            values = self._values
-            centred = np.empty(values.shape, dtype=np.float64, order="F")
-            np.subtract(values, self.means, out=centred)  # no row-major temporary
-            centred = _readonly(centred)
-            if self.n_features > DENSE_COVARIANCE_MAX and not self.has_missing:
-                _ = self.constant_columns  # what needs the exact values, kept
-                self._values = None
-            self._centred = centred
-        return self._centred
+        centred = np.empty(self._shape, dtype=np.float64, order="F")
+        np.subtract(self.columns, self.means, out=centred)  # no row-major temporary
+        return centred
 
     def covariance_block(self, idx) -> np.ndarray:
         """Return the covariance matrix of the columns ``idx``.
@@ -308,7 +308,7 @@ class GaussianData(_Observed):
         idx = np.asarray(idx, dtype=np.int64)
         if "covariance" in vars(self):
             return self.covariance[np.ix_(idx, idx)]
-        C = self.centred[:, idx]
+        C = self.columns[:, idx] - self.means[idx]
         return C.T @ C / self.n_samples
 
     def correlated_pairs(self, r_min: float, block: int | None = None):
@@ -332,10 +332,10 @@ class GaussianData(_Observed):
         weights : ndarray of float64
             The absolute correlations of the pairs.
         """
-        Z = self.centred
-        sd = np.sqrt(np.einsum("ij,ij->j", Z, Z) / self.n_samples)
+        X, means = self.columns, self.means
+        sd = np.sqrt(centred_squares(X, means) / self.n_samples)
         scale = np.where(sd > 0, 1.0 / np.where(sd > 0, sd, 1.0), 0.0)
-        return thresholded_correlations(Z, r_min, block, scale)
+        return thresholded_correlations(X, r_min, block, scale, means=means)
 
     @cached_property
     def observed(self) -> np.ndarray:

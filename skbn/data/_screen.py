@@ -7,7 +7,7 @@ import functools
 
 import numpy as np
 
-from skbn._kernels.screen import pair_dots, tile_pairs
+from skbn._kernels.screen import centred_squares, pair_dots, tile_pairs
 
 #: Unit roundoff of float32: the screen's products run in single precision.
 _U32 = 2.0**-24
@@ -89,17 +89,18 @@ def bfloat16_bits(floor: float) -> int:
     return bits
 
 
-def _tile(Z: np.ndarray, start: int, stop: int, factor: np.ndarray, dtype) -> np.ndarray:
-    """Columns ``start:stop`` of ``Z`` times ``factor``, as ``dtype``."""
-    return (Z[:, start:stop] * factor[start:stop]).astype(dtype, copy=False)
+def _tile(Z, start: int, stop: int, factor, means, dtype) -> np.ndarray:
+    """Columns ``start:stop`` of ``Z``, less ``means``, times ``factor``, as ``dtype``."""
+    return ((Z[:, start:stop] - means[start:stop]) * factor[start:stop]).astype(dtype, copy=False)
 
 
 def thresholded_correlations(
-    Z: np.ndarray, r_min: float, block=None, scale=None, precision: str = "auto"
+    Z: np.ndarray, r_min: float, block=None, scale=None, precision: str = "auto", means=None
 ):
     """Pairs ``i < j`` of centred columns with ``|Z_i . Z_j| / n * scale_i * scale_j >= r_min``.
 
-    With standardised columns (``scale`` None) these are the correlations. The products
+    With standardised columns (``scale`` None) these are the correlations. Given ``means``,
+    the columns are ``Z - means``, centred as they are read (no centred copy of ``Z``). The products
     run tile by tile (``block`` by ``block`` columns; None: 1,024, or 4,096 for bfloat16
     products, whose AMX tiles pay off on larger blocks), so memory grows with the pairs kept,
     not with ``p``. Each tile is computed in single precision, which halves the time of the
@@ -126,12 +127,13 @@ def thresholded_correlations(
         Z = np.asfortranarray(Z)
     if scale is not None:
         scale = np.asarray(scale, dtype=np.float64)
+    means = np.zeros(p) if means is None else np.asarray(means, dtype=np.float64)
     factor = (np.ones(p) if scale is None else scale) / np.sqrt(n)
     nu = n * _U32
     # beyond about 168,000 rows the slack would let too many pairs through to recheck
     single = ((nu < 0.01 and precision == "auto") or precision == "single") and nu < 0.5
     dtype = np.float32 if single else np.float64
-    norm2 = float(np.max(np.einsum("ij,ij->j", Z, Z) * factor**2, initial=0.0))
+    norm2 = float(np.max(centred_squares(Z, means) * factor**2, initial=0.0))
     # single-precision tiles: inputs rounded to single, their sums in single precision
     floor = product_floor(r_min, n, norm2, _U32) if single else r_min
     bf16 = None
@@ -154,20 +156,22 @@ def thresholded_correlations(
     if bf16 is not None:
         # every column once in bfloat16 (2 bytes a value), rows of a block contiguous
         halves = [
-            convert(np.ascontiguousarray(_tile(Z, b0, min(b0 + block, p), factor, np.float32).T))
+            convert(
+                np.ascontiguousarray(_tile(Z, b0, min(b0 + block, p), factor, means, np.float32).T)
+            )
             for b0 in range(0, p, block)
         ]
     for a0 in range(0, p, block):
         a1 = min(a0 + block, p)
         if bf16 is None:
-            A = _tile(Z, a0, a1, factor, dtype)
+            A = _tile(Z, a0, a1, factor, means, dtype)
         for b0 in range(a0, p, block):
             b1 = min(b0 + block, p)
             if bf16 is not None:
                 C16 = multiply(halves[a0 // block], halves[b0 // block].T)
                 i, j = tile_pairs(C16, np.int32(floor_bits), b0 == a0)
             else:
-                C = A.T @ (A if b0 == a0 else _tile(Z, b0, b1, factor, dtype))
+                C = A.T @ (A if b0 == a0 else _tile(Z, b0, b1, factor, means, dtype))
                 # the diagonal tile's strict upper triangle; one pass over the tile
                 i, j = tile_pairs(C, float(floor), b0 == a0)  # compared in double precision
             if i.size == 0:
@@ -175,7 +179,7 @@ def thresholded_correlations(
             i += a0
             j += b0
             # the candidates again, in double precision
-            exact = np.abs(pair_dots(Z, i, j)) / n
+            exact = np.abs(pair_dots(Z, means, i, j)) / n
             if scale is not None:
                 exact *= scale[i] * scale[j]
             keep = exact >= r_min

@@ -247,17 +247,20 @@ def _kernel_scoring(bound) -> tuple:
     """
     spec = getattr(bound, "family_score_args", lambda: None)()
     cov = _readonly(np.zeros((2, 2)))
-    Z = _readonly(np.zeros((2, 2), order="F"))
+    X = _readonly(np.zeros((2, 2), order="F"))
+    means = _readonly(np.zeros(2))
     if spec is None:
-        return (K.NO_SCORES, cov, Z, 0, 0.0)
+        return (K.NO_SCORES, cov, X, means, 0, 0.0)
     dense, values, n, per_param = spec
     if dense:
         cov = _readonly(np.ascontiguousarray(values, dtype=np.float64).view())
         kind = K.DENSE_GAUSSIAN
     else:
-        Z = _readonly(np.asfortranarray(values, dtype=np.float64).view())
+        columns, column_means = values
+        X = _readonly(np.asfortranarray(columns, dtype=np.float64).view())
+        means = _readonly(np.ascontiguousarray(column_means, dtype=np.float64).view())
         kind = K.CENTRED_GAUSSIAN
-    return (kind, cov, Z, int(n), float(per_param))
+    return (kind, cov, X, means, int(n), float(per_param))
 
 
 def _grown(a: np.ndarray, size: int) -> np.ndarray:

@@ -36,7 +36,8 @@ class _BoundGaussianLL(BoundScore):
 
     A family with k parents has k + 2 free parameters (intercept, coefficients, variance).
     With more columns than :data:`~skbn.data.DENSE_COVARIANCE_MAX` no ``(p, p)`` matrix is
-    formed: each family's block of the covariance comes from the centred columns.
+    formed: each family's block of the covariance comes from its columns, centred as they
+    are read (no centred copy of the data).
     """
 
     def __init__(self, score, data: GaussianData, per_param: float) -> None:
@@ -50,12 +51,14 @@ class _BoundGaussianLL(BoundScore):
             return gaussian_loglik(self._cov, self.n_samples, child, parents)
         k = len(parents) + 1
         return centred_loglik(
-            self.data.centred,
+            self.data.columns,
+            self.data.means,
             self.n_samples,
             child,
             np.asarray(parents, dtype=np.int64),
             np.empty((k, k)),
             np.empty(k, dtype=np.int64),
+            np.empty((k, self.n_samples)),
         )
 
     def local_scores(self, children, offsets, lengths, pool) -> np.ndarray:
@@ -68,8 +71,9 @@ class _BoundGaussianLL(BoundScore):
         if self._dense:
             family_logliks(self._cov, self.n_samples, children, offsets, lengths, pool, out)
         else:
+            data = self.data
             centred_family_logliks(
-                self.data.centred, self.n_samples, children, offsets, lengths, pool, out
+                data.columns, data.means, self.n_samples, children, offsets, lengths, pool, out
             )
         return out - self._per_param * (lengths + 2.0)
 
@@ -113,11 +117,13 @@ class _BoundGaussianLL(BoundScore):
         """``(dense, values, n, per_param)`` for kernels that score families themselves.
 
         They give what :meth:`local_scores` gives: from the covariance matrix (``dense``
-        True) or from the centred columns (Fortran order).
+        True, ``values`` the matrix) or from the columns and their means (``values`` the
+        pair ``(columns, means)``, the columns in Fortran order).
         """
         if self._dense:
             return True, self._cov, self.n_samples, self._per_param
-        return False, self.data.centred, self.n_samples, self._per_param
+        data = self.data
+        return False, (data.columns, data.means), self.n_samples, self._per_param
 
     def gaussian_kernel_args(self):
         """``(cov, diag, n, per_param)`` for kernels that score families themselves.
