@@ -373,13 +373,17 @@ class EdgeConstraints:
         """
         names = tuple(names)
         p = len(names)
-        by_model = np.zeros((p, p), dtype=bool)
         if discrete is not None:
             discrete = np.asarray(discrete, dtype=bool)
+        # only data with both kinds of columns rules arcs out by itself
+        mixed = discrete is not None and bool(discrete.any()) and not bool(discrete.all())
+        knowledge = (allowed_edges, forbidden_edges, required_edges, tiers)
+        if not mixed and all(value is None for value in knowledge):
+            return cls(names, None, None, frozenset())  # no (p, p) matrix: p may be 10**6
+        if mixed:
             by_model = ~discrete[:, None] & discrete[None, :]
-        if allowed_edges is None and forbidden_edges is None and required_edges is None:
-            if tiers is None and not by_model.any():
-                return cls(names, None, None, frozenset())
+        else:
+            by_model = np.zeros((p, p), dtype=bool)
         given = frozenset(
             kind
             for kind, value in (

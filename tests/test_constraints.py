@@ -161,3 +161,15 @@ def test_n_jobs_minus_one_means_every_core_and_changes_nothing(learner, discrete
     assert set(one.graph_.edges) == set(every.graph_.edges)
     with pytest.raises(ValueError, match="n_jobs"):
         clone(learner).set_params(n_jobs=0).fit(discrete)
+
+
+@pytest.mark.parametrize("discrete", [None, False, True])
+def test_no_knowledge_forms_no_matrix_over_the_variables(discrete):
+    # a million columns: a (p, p) boolean matrix would need 931 GiB, so without knowledge
+    # (and without both kinds of columns) nothing of that size may be formed
+    p = 1_000_000
+    names = [f"x{j}" for j in range(p)]
+    kinds = None if discrete is None else np.full(p, discrete)
+    constraints = EdgeConstraints.from_parameters(names, discrete=kinds)
+    assert constraints.given == frozenset()
+    assert len(constraints.names) == p
