@@ -6,7 +6,8 @@ the Auto-SLE recipe), n = ``--n`` rows. Every (method, p, seed) runs in its own 
 generates the data and fits; the parent samples the resident memory of that process and its
 children every 0.2 s (the peak includes the data, n * p * 8 bytes) and stops it at
 ``--limit`` seconds. A peer that misses the limit at some p is not tried at larger p.
-A finished cell is a row of ``--out``, so a run stopped part-way resumes where it stopped;
+A cell that finished or missed the limit is a row of ``--out``, so a run stopped part-way
+resumes where it stopped (a cell that ended on an error runs again);
 ``--log`` names a file where each cell writes its progress as it goes (the phases of a long
 FGES fit, with the process's memory).
 
@@ -60,7 +61,10 @@ import pandas as pd
 
 from examples.benchmarks._results import ROOT, result_path, write_manifest
 
-METHODS = ["skbn-fges", "skbn-pef", "skbn-boss", "causallearn-pc", "causallearn-ges", "xges"]
+METHODS = [
+    "skbn-fges", "skbn-fges-amx", "skbn-pef", "skbn-boss", "causallearn-pc", "causallearn-ges",
+    "xges",
+]  # fmt: skip
 COLUMNS = [
     "method", "p_target", "n", "seed", "finished", "peak_gb", "seconds", "f1_adjacent",
     "f1_arrowhead", "shd", "edges", "true_arcs", "p", "limit", "error", "graph",
@@ -73,6 +77,7 @@ GRAPHS = {
 }
 LABELS = {
     "skbn-fges": "skbn FGES()",
+    "skbn-fges-amx": "skbn FGES(), skbn[amx]",
     "skbn-boss": "skbn BOSS()",
     "skbn-pef": "skbn PEFLearner()",
     "causallearn-pc": "causal-learn pc(fisherz, stable)",
@@ -196,32 +201,51 @@ def cell(method: str, p: int, n: int, seed: int, workload: str = "alarm") -> dic
     }
 
 
+def _fges(X, verbose: bool):
+    """``FGES().fit(X).graph_``; with ``verbose`` the phases are logged as they end."""
+    from contextlib import redirect_stdout
+
+    from skbn.learners import FGES, _fges
+
+    if not verbose:
+        return FGES().fit(X).graph_
+    screen = _fges._Search.effect_edges
+
+    def logged(self):
+        out = screen(self)
+        _progress(f"FGES screen done: {int(out[0][-1]):,} effect pairs")
+        return out
+
+    _fges._Search.effect_edges = logged
+    try:
+        with redirect_stdout(sys.stderr):  # FGES's per-round lines
+            return FGES(verbose=1).fit(X).graph_
+    finally:
+        _fges._Search.effect_edges = screen
+
+
 def _fit(method: str, X, seed: int, verbose: bool = False):
     """Fit one of skbn's methods with its defaults; the learned graph.
 
-    With ``verbose``, FGES's phases are logged as they end (on stderr, so the grid's log
-    shows a long fit's progress).
+    ``skbn-fges`` screens in single precision whatever is installed; ``skbn-fges-amx`` is
+    the same fit where PyTorch runs bfloat16 products on AMX tiles (``skbn[amx]``, used
+    from 16,384 columns), and refuses to run without them. With ``verbose``, FGES's phases
+    are logged as they end (on stderr, so the grid's log shows a long fit's progress).
     """
-    if method == "skbn-fges":
-        from contextlib import redirect_stdout
+    if method in ("skbn-fges", "skbn-fges-amx"):
+        from unittest import mock
 
-        from skbn.learners import FGES, _fges
+        from skbn.data import _screen
 
-        if not verbose:
-            return FGES().fit(X).graph_
-        screen = _fges._Search.effect_edges
-
-        def logged(self):
-            out = screen(self)
-            _progress(f"FGES screen done: {int(out[0][-1]):,} effect pairs")
-            return out
-
-        _fges._Search.effect_edges = logged
-        try:
-            with redirect_stdout(sys.stderr):  # FGES's per-round lines
-                return FGES(verbose=1).fit(X).graph_
-        finally:
-            _fges._Search.effect_edges = screen
+        if method == "skbn-fges-amx":
+            if _screen.bfloat16_product() is None:
+                raise ValueError(
+                    "skbn-fges-amx needs PyTorch on a CPU with AMX tiles: run it from a "
+                    "virtualenv with pip install skbn[amx]"
+                )
+            return _fges(X, verbose)
+        with mock.patch.object(_screen, "bfloat16_product", lambda: None):
+            return _fges(X, verbose)
     if method == "skbn-boss":
         from skbn.learners import BOSS
 
@@ -277,8 +301,14 @@ def grid(args) -> None:
     if out.exists():
         old = _read(out)
         old = old[old.graph == args.graph]
-        done = set(zip(old.method, old.p_target, old.seed))
-        failed = {(m, p) for m, p, f in zip(old.method, old.p_target, old.finished) if not f}
+        # a cell that stopped on an error (not on the time limit) runs again
+        crashed = old.error.notna() & ~old.finished.astype(bool)
+        done = set(zip(old.method[~crashed], old.p_target[~crashed], old.seed[~crashed]))
+        failed = {
+            (m, p)
+            for m, p, f, c in zip(old.method, old.p_target, old.finished, crashed)
+            if not f and not c
+        }
     for p in args.p:
         for method in args.methods:
             if any(m == method and q <= p for m, q in failed):
@@ -356,7 +386,8 @@ def report(csv: Path, page: Path, note: str = "") -> None:
         lines.append(
             f"| {LABELS[method]} | {int(r.p):,} | {int(r.seeds)} | {r.seconds:,.1f} ({sd:.1f}) | "
             f"{r.peak_gb:.2f} | {r.f1_adjacent:.3f} ({f1sd:.3f}) | {r.f1_arrowhead:.3f} | "
-            f"{r.shd:,.0f} | {r.edges:,.0f} ({int(r.true_arcs):,}) | {r.seconds / base:.2f} |"
+            f"{r.shd:,.0f} | {r.edges:,.0f} ({int(r.true_arcs):,}) | "
+            + ("|" if np.isnan(base) else f"{r.seconds / base:.2f} |")
         )
     both = [
         p
@@ -537,6 +568,14 @@ def main(argv=None) -> None:
     if args.report:
         report(args.report, args.page, args.note)
         return
+    if "skbn-fges-amx" in args.methods:
+        from skbn.data import _screen
+
+        if _screen.bfloat16_product() is None:
+            parser.error(
+                "skbn-fges-amx needs PyTorch on a CPU with AMX tiles: run it from a "
+                "virtualenv with pip install skbn[amx], or leave it out of --methods"
+            )
     grid(args)
 
 
