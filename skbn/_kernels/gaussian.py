@@ -204,8 +204,12 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
     the child and of the parents are ``-inf``. A candidate nearly collinear with the parents
     (and a parents' block that is not positive definite) is scored as
     :func:`gaussian_loglik` scores it, with its ridge. ``diag`` is the diagonal of ``cov``;
-    every other entry is read along rows (the matrix is symmetric), so the scan over ``x``
-    runs through memory in order.
+    every other entry is read along rows (the matrix is symmetric).
+
+    The triangular solves of all candidates run together, one parent at a time over a row
+    of ``p`` candidates (a ``(k, p)`` scratch), so the inner loops are contiguous and use
+    the vector units; each candidate's arithmetic is the same, in the same order, as
+    solving for it alone.
     """
     p = cov.shape[0]
     k = parents.shape[0]
@@ -223,27 +227,44 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
         in_family[parents[a]] = True
     extended = np.empty(k + 1, dtype=np.int64)
     extended[:k] = parents
-    z = np.empty(k)
-    w = np.empty(k)
     base = syy
+    # s2(x | P) and c(y, x | P) for every x, built up one parent at a time
+    vx = np.empty(p)
+    cxy = np.empty(p)
+    for x in range(p):
+        vx[x] = diag[x]
+        cxy[x] = cov[child, x]
     if ok:
+        z = np.empty(k)
         _forward_solve(cov, parents, child, lower, z)
         for a in range(k):
             base -= z[a] * z[a]
+        # row a of the solves: w[a, x] = (cov[P_a, x] - sum_c<a lower[a, c] w[c, x]) / lower[a, a]
+        w = np.empty((k, p))
+        for a in range(k):
+            row = w[a]
+            source = cov[parents[a]]
+            for x in range(p):
+                row[x] = source[x]
+            for c in range(a):
+                factor = lower[a, c]
+                done = w[c]
+                for x in range(p):
+                    row[x] -= factor * done[x]
+            pivot = lower[a, a]
+            za = z[a]
+            for x in range(p):
+                value = row[x] / pivot
+                row[x] = value
+                vx[x] -= value * value
+                cxy[x] -= value * za
     for x in range(p):
         if in_family[x]:
             out[x] = -np.inf
             continue
         s2 = -1.0
-        if ok:
-            vx = diag[x]
-            cxy = cov[child, x]
-            _forward_solve(cov, parents, x, lower, w)
-            for a in range(k):
-                vx -= w[a] * w[a]
-                cxy -= w[a] * z[a]
-            if vx > 1e-8 * max(diag[x], 1e-300):
-                s2 = max(base - cxy * cxy / vx, floor)
+        if ok and vx[x] > 1e-8 * max(diag[x], 1e-300):
+            s2 = max(base - cxy[x] * cxy[x] / vx[x], floor)
         if s2 < 0.0:
             extended[k] = x
             s2 = residual_variance(cov, child, extended)
