@@ -48,6 +48,13 @@ def _missing_buffers(p: int) -> tuple[np.ndarray, np.ndarray]:
     return np.empty(_MISSING_ROWS, np.int64), np.empty((_MISSING_ROWS, p), dtype=bool)
 
 
+#: node and branch indices, and variables, are 32-bit: 60 bytes a tree node with its branch
+#: instead of 96, where the trees of hub variables reach tens of millions of nodes
+_INDEX = np.int32
+_NODE_DTYPES = {"grow": np.float64, "shrink": np.float64, "kept_first": np.int64}
+_MAX_NODES = int(np.iinfo(_INDEX).max)
+
+
 class _Forest:
     """The grow-shrink trees of every variable, in flat arrays the kernels read.
 
@@ -86,10 +93,9 @@ class _Forest:
         #: used lengths: nodes, branches, kept parents; then the number of expansions
         self.sizes = np.zeros(4, np.int64)
         for name in self._NODE_ARRAYS:
-            dtype = float if name in ("grow", "shrink") else np.int64
-            setattr(self, name, np.empty(cap, dtype))
-        self.branch_var = np.empty(cap, np.int64)
-        self.branch_child = np.empty(cap, np.int64)
+            setattr(self, name, np.empty(cap, _NODE_DTYPES.get(name, _INDEX)))
+        self.branch_var = np.empty(cap, _INDEX)
+        self.branch_child = np.empty(cap, _INDEX)
         self.kept_pool = np.empty(cap, np.int64)
         self.gaussian = getattr(bound, "gaussian_kernel_args", lambda: None)()
         words = (p + 63) // 64 if p <= TOUCHES_MAX_VARIABLES else 0
@@ -125,12 +131,18 @@ class _Forest:
 
     def _reserve(self, nodes: int, branches: int, kept: int) -> None:
         used_nodes, used_branches, used_kept = (int(x) for x in self.sizes[:3])
+        if max(used_nodes + nodes, used_branches + branches) > _MAX_NODES:
+            raise MemoryError(
+                f"the grow-shrink trees would hold over {_MAX_NODES:,} nodes; "
+                "raise penalty_discount, rule out arcs with forbidden_edges or tiers, or use "
+                "FGES, which keeps no trees"
+            )
         if used_nodes + nodes > self.owner.shape[0]:
-            cap = max(used_nodes + nodes, 2 * self.owner.shape[0])
+            cap = min(max(used_nodes + nodes, 2 * self.owner.shape[0]), _MAX_NODES)
             for name in self._NODE_ARRAYS:
                 setattr(self, name, _enlarged(getattr(self, name), used_nodes, cap))
         if used_branches + branches > self.branch_var.shape[0]:
-            cap = max(used_branches + branches, 2 * self.branch_var.shape[0])
+            cap = min(max(used_branches + branches, 2 * self.branch_var.shape[0]), _MAX_NODES)
             self.branch_var = _enlarged(self.branch_var, used_branches, cap)
             self.branch_child = _enlarged(self.branch_child, used_branches, cap)
         if used_kept + kept > self.kept_pool.shape[0]:

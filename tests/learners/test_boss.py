@@ -387,3 +387,15 @@ def test_sweeps_skipping_look_ups_by_the_branch_index_give_the_same_search(monke
     assert walked.score_ == indexed.score_
     assert nx.utils.edges_equal(walked.graph_.edges(), indexed.graph_.edges())
     assert walked.n_sweeps_ == indexed.n_sweeps_
+
+
+def test_trees_past_the_index_range_stop_with_advice(monkeypatch):
+    """Tree nodes are indexed in 32 bits; past the limit the fit stops and says what to do."""
+    from skbn.learners import _boss
+
+    X, _ = make_problem("alarm", n_nodes=40, n_samples=300, random_state=0)
+    monkeypatch.setattr(_boss, "_MAX_NODES", 500)
+    with pytest.raises(MemoryError, match="penalty_discount"):
+        BOSS(random_state=0).fit(X)
+    monkeypatch.setattr(_boss, "_MAX_NODES", 10**9)
+    assert BOSS(random_state=0).fit(X).graph_.number_of_edges() > 0
