@@ -24,22 +24,45 @@ DONE = -1
 
 
 @njit(cache=True)
-def _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
-    """Grow ``v``'s parent set greedily within the prefix; the node reached, and if final."""
+def _walk_to(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
+    """Grow ``v``'s parent set greedily within the prefix, over the nodes made so far.
+
+    Returns ``(node, b)``: the last node reached, and ``b = -1`` when it is final (no branch
+    in the prefix), ``-2`` when it is not expanded yet, or else the branch taken from it
+    whose node is not made yet (``branch_child[b] < 0``).
+    """
     node = roots[v]
     while True:
         nb = n_branch[node]
         if nb < 0:
-            return node, False
-        nxt = -1
+            return node, -2
+        found = -1
         start = first[node]
         for k in range(start, start + nb):
             if in_prefix[branch_var[k]]:
-                nxt = branch_child[k]
+                found = k
                 break
+        if found < 0:
+            return node, -1
+        nxt = branch_child[found]
         if nxt < 0:
-            return node, True
+            return node, found
         node = nxt
+
+
+@njit(cache=True)
+def _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
+    """Grow ``v``'s parent set greedily within the prefix; the node reached, and if final.
+
+    A walk that takes a branch not made a node yet returns ``-2 - b`` for branch ``b``
+    (not final), as it returns a node not expanded yet: either way the look-up is missing.
+    """
+    node, b = _walk_to(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+    if b == -1:
+        return node, True
+    if b == -2:
+        return node, False
+    return -2 - b, False
 
 
 @njit(cache=True)
@@ -54,15 +77,18 @@ def _walk_marking(v, roots, in_prefix, n_branch, first, branch_var, branch_child
         nb = n_branch[node]
         if nb < 0:
             return node, False
-        nxt = -1
+        found = -1
         start = first[node]
         for k in range(start, start + nb):
             if in_prefix[branch_var[k]]:
-                nxt = branch_child[k]
+                found = k
                 break
             marks[branch_var[k]] = stamp
-        if nxt < 0:
+        if found < 0:
             return node, True
+        nxt = branch_child[found]
+        if nxt < 0:
+            return -2 - found, False
         node = nxt
 
 
@@ -80,6 +106,12 @@ def _next_stamp(marks):
 def walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
     """Python's entry to :func:`_walk`."""
     return _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+
+
+@njit(cache=True)
+def walk_to(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
+    """Python's entry to :func:`_walk_to`."""
+    return _walk_to(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
 
 
 @njit(cache=True)
@@ -117,15 +149,19 @@ def _holds(touches, v, w):
 
 
 @njit(cache=True)
-def index_branches(touches, branch_var, branch_child, owner, start, stop):
-    """Mark the branches ``start:stop`` in ``touches``.
+def index_branches(touches, branch_var, first, n_branch, owner, expanded, start, stop):
+    """Mark the branches of the expansions ``start:stop`` in ``touches``.
 
-    Bit ``w`` of row ``v`` is set when ``v`` is a branch of a node of ``w``'s tree.
+    Bit ``w`` of row ``v`` is set when ``v`` is a branch of a node of ``w``'s tree;
+    ``expanded`` lists the expanded nodes in the order they were expanded.
     """
-    for b in range(start, stop):
-        v = branch_var[b]
-        w = owner[branch_child[b]]
-        touches[v, w >> 6] |= np.uint64(1) << np.uint64(w & 63)
+    for e in range(start, stop):
+        node = expanded[e]
+        w = owner[node]
+        bit = np.uint64(1) << np.uint64(w & 63)
+        for b in range(first[node], first[node] + n_branch[node]):
+            v = branch_var[b]
+            touches[v, w >> 6] |= bit
 
 
 @njit(cache=True)
@@ -262,7 +298,7 @@ def better_mutation(
             node, final = _walk_marking(
                 v, roots, in_prefix, n_branch, first, branch_var, branch_child, marks, stamp
             )
-            s_v = shrink[node]
+            s_v = shrink[node] if final else np.nan
             known = final and s_v == s_v
             if not known:
                 s_v = np.nan
@@ -479,19 +515,37 @@ def stretch_nodes(
 
 
 @njit(cache=True)
+def make_node(at, b, owner, up, var, rank, grow, n_branch, first, shrink, branch_var,
+              branch_grow, branch_child, sizes):  # fmt: skip
+    """Make the node of branch ``b`` of node ``at`` (room for it is the caller's); its index."""
+    k = sizes[0]
+    owner[k] = owner[at]
+    up[k] = at
+    var[k] = branch_var[b]
+    rank[k] = b - first[at]
+    grow[k] = branch_grow[b]
+    n_branch[k] = -1
+    first[k] = 0
+    shrink[k] = np.nan
+    branch_child[b] = k
+    sizes[0] += 1
+    return k
+
+
+@njit(cache=True)
 def gaussian_fill(
     missing, prefixes, count, roots, owner, up, var, rank, grow, n_branch, first, shrink,
-    branch_var, branch_child, kept_first, kept_len, kept_pool, sizes, cov, diag, n, per_param,
-    allowed, req_indptr, req_parents, rel_tol,
+    branch_var, branch_grow, branch_child, expanded, kept_first, kept_len, kept_pool, sizes,
+    cov, diag, n, per_param, allowed, req_indptr, req_parents, rel_tol,
 ):  # fmt: skip
     """Finish look-ups as ``_Forest.fill`` does, for the Gaussian likelihood scores, in numba.
 
     The local score is ``gaussian_loglik - per_param * (k + 2)`` for ``k`` parents, as the
     bound Gaussian BIC/EBIC/AIC scores compute it, with parents in increasing order (so the
     values are those of the Python route). ``sizes`` holds the used lengths of the node,
-    branch and kept-parent pools and is updated. Returns the index of the first look-up not
-    finished for lack of room (``count`` when all are done): the caller enlarges the pools
-    and calls again from there.
+    branch and kept-parent pools and the number of expansions, and is updated. Returns the
+    index of the first look-up not finished for lack of room (``count`` when all are
+    done): the caller enlarges the pools and calls again from there.
     """
     p = cov.shape[0]
     rows = min(count, missing.shape[0])
@@ -500,9 +554,17 @@ def gaussian_fill(
         v = missing[r]
         prefix = prefixes[r]
         while True:
-            node, final = _walk(v, roots, prefix, n_branch, first, branch_var, branch_child)
-            if not final:
-                if sizes[0] + p > owner.shape[0] or sizes[1] + p > branch_var.shape[0]:
+            node, b = _walk_to(v, roots, prefix, n_branch, first, branch_var, branch_child)
+            if b >= 0:  # a branch taken for the first time: its node is made now
+                if sizes[0] + 1 > owner.shape[0]:
+                    return r
+                make_node(
+                    node, b, owner, up, var, rank, grow, n_branch, first, shrink, branch_var,
+                    branch_grow, branch_child, sizes,
+                )  # fmt: skip
+                continue
+            if b == -2:
+                if sizes[1] + p > branch_var.shape[0] or sizes[3] + 1 > expanded.shape[0]:
                     return r
                 added = node_path(node, up, var)
                 lo, hi = req_indptr[v], req_indptr[v + 1]
@@ -534,23 +596,14 @@ def gaussian_fill(
                 )
                 m = cand.shape[0]
                 b0 = sizes[1]
-                k0 = sizes[0]
                 for t in range(m):
-                    kid = k0 + t
-                    owner[kid] = v
-                    up[kid] = node
-                    var[kid] = cand[t]
-                    rank[kid] = t
-                    grow[kid] = scores[cand[t]]
-                    n_branch[kid] = -1
-                    first[kid] = 0
-                    shrink[kid] = np.nan
                     branch_var[b0 + t] = cand[t]
-                    branch_child[b0 + t] = kid
-                sizes[0] += m
+                    branch_grow[b0 + t] = scores[cand[t]]
+                    branch_child[b0 + t] = -1
                 sizes[1] += m
                 first[node] = b0
                 n_branch[node] = m
+                expanded[sizes[3]] = node
                 sizes[3] += 1
                 continue
             if shrink[node] == shrink[node]:

@@ -14,10 +14,12 @@ from skbn._kernels.boss import (
     gaussian_fill,
     grow_candidates,
     index_branches,
+    make_node,
     node_path,
     order_nodes,
     sweep,
     walk,
+    walk_to,
 )
 from skbn.base import BaseStructureLearner
 from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints, start_graph_matrix
@@ -48,8 +50,8 @@ def _missing_buffers(p: int) -> tuple[np.ndarray, np.ndarray]:
     return np.empty(_MISSING_ROWS, np.int64), np.empty((_MISSING_ROWS, p), dtype=bool)
 
 
-#: node and branch indices, and variables, are 32-bit: 60 bytes a tree node with its branch
-#: instead of 96, where the trees of hub variables reach tens of millions of nodes
+#: node and branch indices, and variables, are 32-bit: the trees of hub variables reach tens
+#: of millions of branches
 _INDEX = np.int32
 _NODE_DTYPES = {"grow": np.float64, "shrink": np.float64, "kept_first": np.int64}
 _MAX_NODES = int(np.iinfo(_INDEX).max)
@@ -61,16 +63,18 @@ class _Forest:
     Node ``k`` stands for a parent set of ``owner[k]``: the required parents of that variable
     plus the variables added on the way from its root (``var`` along ``up``). Expanding a node
     scores every addition in one ``addition_scores`` call and keeps the improving ones, best
-    first; a variable that ranked above the branch taken at an ancestor is left out, because
-    any prefix that reaches the node does not hold it (it would have been taken instead).
-    Shrinking a node stores the parents it keeps in ``kept_pool``. With a Gaussian
-    likelihood score on a dense covariance matrix both run in one numba kernel; any other
-    score is called from Python.
+    first, as branches (``branch_var``, with the score in ``branch_grow``); a variable that
+    ranked above the branch taken at an ancestor is left out, because any prefix that
+    reaches the node does not hold it (it would have been taken instead). A branch becomes a
+    node (``branch_child``, -1 until then) only when a walk first takes it: most never are,
+    and a branch costs 16 bytes where a node costs 56. Shrinking a node stores the parents
+    it keeps in ``kept_pool``. With a Gaussian likelihood score on a dense covariance matrix
+    these run in one numba kernel; any other score is called from Python.
     """
 
     _NODE_ARRAYS = (
         "owner", "up", "var", "rank", "grow", "n_branch", "first", "shrink", "kept_first",
-        "kept_len",
+        "kept_len", "expanded",
     )  # fmt: skip
 
     def __init__(self, bound, allowed: np.ndarray | None, required: np.ndarray | None) -> None:
@@ -95,12 +99,13 @@ class _Forest:
         for name in self._NODE_ARRAYS:
             setattr(self, name, np.empty(cap, _NODE_DTYPES.get(name, _INDEX)))
         self.branch_var = np.empty(cap, _INDEX)
+        self.branch_grow = np.empty(cap, np.float64)
         self.branch_child = np.empty(cap, _INDEX)
         self.kept_pool = np.empty(cap, np.int64)
         self.gaussian = getattr(bound, "gaussian_kernel_args", lambda: None)()
         words = (p + 63) // 64 if p <= TOUCHES_MAX_VARIABLES else 0
         self.touches = np.zeros((p if words else 0, words), dtype=np.uint64)
-        self._indexed = 0  # branches marked in touches
+        self._indexed = 0  # expansions whose branches are marked in touches
         self.roots = np.empty(p, np.int64)
         for v in range(p):
             req = self.req_parents[v]
@@ -117,15 +122,17 @@ class _Forest:
         """
         if self.touches.shape[0] == 0:
             return
-        stop = int(self.sizes[1])
+        stop = int(self.sizes[3])
         index_branches(
-            self.touches, self.branch_var, self.branch_child, self.owner, self._indexed, stop
-        )
+            self.touches, self.branch_var, self.first, self.n_branch, self.owner, self.expanded,
+            self._indexed, stop,
+        )  # fmt: skip
         self._indexed = stop
 
     @property
     def n_nodes(self) -> int:
-        return int(self.sizes[0])
+        """The trees' nodes: the roots and every branch, made a node or not."""
+        return self.p + int(self.sizes[1])
 
     # -- storage ------------------------------------------------------------------------------
 
@@ -144,6 +151,7 @@ class _Forest:
         if used_branches + branches > self.branch_var.shape[0]:
             cap = min(max(used_branches + branches, 2 * self.branch_var.shape[0]), _MAX_NODES)
             self.branch_var = _enlarged(self.branch_var, used_branches, cap)
+            self.branch_grow = _enlarged(self.branch_grow, used_branches, cap)
             self.branch_child = _enlarged(self.branch_child, used_branches, cap)
         if used_kept + kept > self.kept_pool.shape[0]:
             cap = max(used_kept + kept, 2 * self.kept_pool.shape[0])
@@ -185,8 +193,9 @@ class _Forest:
                 done = gaussian_fill(
                     missing[done:], prefixes[done:], rows - done, self.roots, self.owner,
                     self.up, self.var, self.rank, self.grow, self.n_branch, self.first,
-                    self.shrink, self.branch_var, self.branch_child, self.kept_first,
-                    self.kept_len, self.kept_pool, self.sizes, cov, diag, n, per_param,
+                    self.shrink, self.branch_var, self.branch_grow, self.branch_child,
+                    self.expanded, self.kept_first, self.kept_len, self.kept_pool, self.sizes,
+                    cov, diag, n, per_param,
                     allowed, self.req_indptr, self.req_flat, _TOL,
                 ) + done  # fmt: skip
                 if done < rows:
@@ -196,11 +205,19 @@ class _Forest:
             v = int(missing[r])
             prefix = prefixes[r]
             while True:
-                node, final = walk(
+                node, b = walk_to(
                     v, self.roots, prefix, self.n_branch, self.first, self.branch_var,
                     self.branch_child,
                 )  # fmt: skip
-                if not final:
+                if b >= 0:
+                    self._reserve(1, 0, 0)
+                    make_node(
+                        node, b, self.owner, self.up, self.var, self.rank, self.grow,
+                        self.n_branch, self.first, self.shrink, self.branch_var,
+                        self.branch_grow, self.branch_child, self.sizes,
+                    )  # fmt: skip
+                    continue
+                if b == -2:
                     self._expand(node)
                     continue
                 if self.shrink[node] != self.shrink[node]:
@@ -221,21 +238,13 @@ class _Forest:
             self.first, self.branch_var,
         )  # fmt: skip
         m = cand.shape[0]
-        self._reserve(m, m, 0)
-        b0, k0 = int(self.sizes[1]), int(self.sizes[0])
-        kids = np.arange(k0, k0 + m)
-        self.owner[kids] = v
-        self.up[kids] = node
-        self.var[kids] = cand
-        self.rank[kids] = np.arange(m)
-        self.grow[kids] = scores[cand]
-        self.n_branch[kids] = -1
-        self.first[kids] = 0
-        self.shrink[kids] = np.nan
+        self._reserve(0, m, 0)
+        b0 = int(self.sizes[1])
         self.branch_var[b0 : b0 + m] = cand
-        self.branch_child[b0 : b0 + m] = kids
-        self.sizes[0] += m
+        self.branch_grow[b0 : b0 + m] = scores[cand]
+        self.branch_child[b0 : b0 + m] = -1
         self.sizes[1] += m
+        self.expanded[int(self.sizes[3])] = node
         self.sizes[3] += 1
         self.first[node] = b0
         self.n_branch[node] = m
