@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The Gaussian score of every one-parent addition at once, against scoring each family."""
 
 import numpy as np
