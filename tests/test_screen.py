@@ -181,6 +181,7 @@ def test_bfloat16_screen_without_amx_is_refused(monkeypatch):
         thresholded_correlations(Z, 0.1, 64, scale, "bfloat16")
     with pytest.raises(ValueError, match="precision must be"):
         thresholded_correlations(Z, 0.1, 64, scale, "half")
+    monkeypatch.setattr(_screen, "int8_product", lambda: None)
     # "auto" falls back to single precision: the double-precision pairs
     rows, _, _ = thresholded_correlations(Z, 0.1, 64, scale)
     assert rows.size == _double_precision_screen(Z, 0.1, scale)[0].size
@@ -198,6 +199,108 @@ def test_bfloat16_products_on_amx_keep_the_double_precision_pairs():
         assert sorted(zip(rows.tolist(), cols.tolist())) == sorted(zip(i.tolist(), j.tolist()))
 
 
+def _emulated_int8():
+    """int8 products as oneDNN computes them: exact integer sums of the bytes (less the
+    unsigned operand's zero point), scaled in single precision."""
+
+    def pack(w):
+        assert w.dtype == np.int8 and np.abs(w.astype(np.int64)).max(initial=0) <= 127
+        return w.astype(np.int64)
+
+    def multiply(a, scale, packed, scales):
+        assert a.dtype == np.uint8 and a.min(initial=1) >= 1 and a.max(initial=1) <= 127
+        sums = (a.astype(np.int64) - _screen._A_ZERO) @ packed.T
+        both = np.float32(scale) * scales.astype(np.float32)
+        return sums.astype(np.float32) * both[None, :]
+
+    return pack, multiply
+
+
+@pytest.mark.parametrize("block", [16, 128])
+def test_int8_tiles_keep_the_double_precision_pairs(monkeypatch, block):
+    # 8-bit columns and 7-bit blocks are off by a few percent of a correlation: pairs that
+    # close to the threshold must all reach the recheck, found by the floor's error bound
+    monkeypatch.setattr(_screen, "int8_product", _emulated_int8)
+    Z, scale = _near_threshold_data()
+    Z[:, 7] = 0.0  # a constant column: its scale is 1, its bytes 0
+    values = np.sort(_pair_values(Z, scale)[2])
+    thresholds = [*values[-200::7], values[-60] * (1 + 2**-9), values[-80] * (1 - 2**-9)]
+    for r_min in [*thresholds, 0.1, 0.05]:
+        rows, cols, weights = thresholded_correlations(Z, r_min, block, scale, "int8")
+        i, j, w = _double_precision_screen(Z, r_min, scale)
+        assert sorted(zip(rows.tolist(), cols.tolist())) == sorted(zip(i.tolist(), j.tolist()))
+        by_pair = dict(zip(zip(i.tolist(), j.tolist()), w.tolist()))
+        assert weights.tolist() == [by_pair[k] for k in zip(rows.tolist(), cols.tolist())]
+
+
+def test_int8_floor_is_needed_and_holds():
+    # the rounded columns' products miss some pairs at the threshold itself, and the floor
+    # is below every pair's rounded product (the bound the test above relies on)
+    pack, multiply = _emulated_int8()
+    Z, scale = _near_threshold_data()
+    n = Z.shape[0]
+    U = Z * (scale / np.sqrt(n))
+    w, scales, b_errors, b_norms = _screen._int8_columns(U)
+    a, a_scale, a_errors, a_norms = _screen._uint7_block(U)
+    C = multiply(a, a_scale, pack(w), scales).astype(np.float64)
+    i, j, values = _pair_values(Z, scale)
+    rounded = np.abs(C[i, j])
+    assert (rounded < values).any()
+    for r_min in np.sort(values)[-300::10]:
+        floor = _screen.int8_floor(r_min, a_errors, a_norms, b_errors, b_norms)
+        assert 0.6 * r_min < floor < r_min
+        assert np.all(rounded[values >= r_min] >= floor)
+    # the rounding errors are those of the bytes returned
+    step = scales.astype(np.float64)
+    np.testing.assert_allclose(
+        b_errors, np.sqrt(((U - w.T.astype(np.float64) * step) ** 2).sum(axis=0)), rtol=1e-12
+    )
+    q = a.T.astype(np.float64) - _screen._A_ZERO
+    np.testing.assert_allclose(
+        a_errors, np.sqrt(((U - q * a_scale) ** 2).sum(axis=0)), rtol=1e-12, atol=1e-300
+    )
+
+
+def test_int8_scales_are_single_precision_and_never_overflow():
+    rng = np.random.default_rng(5)
+    top = np.concatenate([rng.uniform(0, 10, 500), [0.0, 127.0, 1e-30, 3.4e30]])
+    for levels in (63, 127):
+        step = _screen._single_scale(top, levels)
+        assert step.dtype == np.float32 and np.all(step > 0)
+        assert np.all(top / step.astype(np.float64) <= levels)
+        # the least such single-precision step, one ulp either way
+        smaller = np.nextafter(step, np.float32(0)).astype(np.float64)
+        assert np.all((top == 0) | (top / smaller > levels))
+
+
+def test_int8_screen_without_pytorch_is_refused(monkeypatch):
+    monkeypatch.setattr(_screen, "int8_product", lambda: None)
+    Z, scale = _near_threshold_data()
+    with pytest.raises(ValueError, match="precision='int8' needs PyTorch"):
+        thresholded_correlations(Z, 0.1, 64, scale, "int8")
+
+
+def test_int8_products_of_pytorch_keep_the_double_precision_pairs():
+    # the real products (PyTorch's oneDNN) where this machine has them
+    if _screen.int8_product() is None:
+        pytest.skip("needs PyTorch with oneDNN on a CPU with AVX2")
+    pack, multiply = _screen.int8_product()
+    emulated_pack, emulated = _emulated_int8()
+    rng = np.random.default_rng(6)
+    a = rng.integers(1, 128, (40, 300)).astype(np.uint8)
+    w = rng.integers(-127, 128, (50, 300)).astype(np.int8)
+    scales = rng.uniform(1e-3, 2e-3, 50).astype(np.float32)
+    got = multiply(a, 0.0023, pack(w), scales)
+    want = emulated(a, 0.0023, emulated_pack(w), scales)
+    np.testing.assert_allclose(got, want, rtol=4 * 2.0**-24)
+    Z, scale = _near_threshold_data()
+    values = np.sort(_pair_values(Z, scale)[2])
+    for r_min in [*values[-200::7], 0.1]:
+        rows, cols, _ = thresholded_correlations(Z, r_min, 64, scale, "int8")
+        i, j, _ = _double_precision_screen(Z, r_min, scale)
+        assert sorted(zip(rows.tolist(), cols.tolist())) == sorted(zip(i.tolist(), j.tolist()))
+
+
 def test_pairs_come_in_the_same_order_whatever_the_tiles(monkeypatch):
     # ordered by row then column, so a consumer sees the same arrays for any block size
     # and any precision (single-precision or bfloat16 tiles)
@@ -205,7 +308,15 @@ def test_pairs_come_in_the_same_order_whatever_the_tiles(monkeypatch):
     reference = thresholded_correlations(Z, 0.1, 7, scale, "double")
     assert np.all(np.diff(reference[0] * Z.shape[1] + reference[1]) > 0)
     monkeypatch.setattr(_screen, "bfloat16_product", _emulated_bfloat16)
-    for block, precision in [(16, "single"), (128, "single"), (16, "bfloat16"), (None, "bfloat16")]:
+    monkeypatch.setattr(_screen, "int8_product", _emulated_int8)
+    for block, precision in [
+        (16, "single"),
+        (128, "single"),
+        (16, "bfloat16"),
+        (None, "bfloat16"),
+        (16, "int8"),
+        (None, "int8"),
+    ]:
         found = thresholded_correlations(Z, 0.1, block, scale, precision)
         for a, b in zip(found, reference):
             np.testing.assert_array_equal(a, b)

@@ -64,8 +64,8 @@ import pandas as pd
 from examples.benchmarks._results import ROOT, result_path, write_manifest
 
 METHODS = [
-    "skbn-fges", "skbn-fges-amx", "skbn-pef", "skbn-boss", "causallearn-pc", "causallearn-ges",
-    "xges",
+    "skbn-fges", "skbn-fges-amx", "skbn-fges-int8", "skbn-pef", "skbn-boss", "causallearn-pc",
+    "causallearn-ges", "xges",
 ]  # fmt: skip
 COLUMNS = [
     "method", "p_target", "n", "seed", "finished", "peak_gb", "seconds", "f1_adjacent",
@@ -80,6 +80,7 @@ GRAPHS = {
 LABELS = {
     "skbn-fges": "skbn FGES()",
     "skbn-fges-amx": "skbn FGES(), skbn[amx]",
+    "skbn-fges-int8": "skbn FGES(), skbn[amx] without AMX (int8 screen)",
     "skbn-boss": "skbn BOSS()",
     "skbn-pef": "skbn PEFLearner()",
     "causallearn-pc": "causal-learn pc(fisherz, stable)",
@@ -234,27 +235,45 @@ def _fges(X, verbose: bool):
         _fges._Search.effect_edges = screen
 
 
+#: FGES's methods and the low-precision products each lets the screen use
+_SCREENS = {
+    "skbn-fges": None,
+    "skbn-fges-amx": "bfloat16_product",
+    "skbn-fges-int8": "int8_product",
+}
+
+
+def _check_screen(method: str) -> None:
+    """Refuse an FGES method whose low-precision products this machine does not have."""
+    from skbn.data import _screen
+
+    product = _SCREENS.get(method)
+    if product is not None and getattr(_screen, product)() is None:
+        needs = "AMX tiles" if method == "skbn-fges-amx" else "AVX2 (oneDNN int8 products)"
+        raise ValueError(
+            f"{method} needs PyTorch on a CPU with {needs}: run it from a virtualenv with "
+            "pip install skbn[amx], or leave it out of --methods"
+        )
+
+
 def _fit(method: str, X, seed: int, verbose: bool = False):
     """Fit one of skbn's methods with its defaults; the learned graph.
 
     ``skbn-fges`` screens in single precision whatever is installed; ``skbn-fges-amx`` is
     the same fit where PyTorch runs bfloat16 products on AMX tiles (``skbn[amx]``, used
-    from 16,384 columns), and refuses to run without them. With ``verbose``, FGES's phases
-    are logged as they end (on stderr, so the grid's log shows a long fit's progress).
+    from 16,384 columns), and ``skbn-fges-int8`` where PyTorch runs int8 products with
+    oneDNN (on AVX2: ``skbn[amx]`` on a CPU without AMX); each refuses to run without its
+    products. With ``verbose``, FGES's phases are logged as they end (on stderr, so the
+    grid's log shows a long fit's progress).
     """
-    if method in ("skbn-fges", "skbn-fges-amx"):
+    if method in _SCREENS:
         from unittest import mock
 
         from skbn.data import _screen
 
-        if method == "skbn-fges-amx":
-            if _screen.bfloat16_product() is None:
-                raise ValueError(
-                    "skbn-fges-amx needs PyTorch on a CPU with AMX tiles: run it from a "
-                    "virtualenv with pip install skbn[amx]"
-                )
-            return _fges(X, verbose)
-        with mock.patch.object(_screen, "bfloat16_product", lambda: None):
+        _check_screen(method)
+        off = [name for name in ("bfloat16_product", "int8_product") if name != _SCREENS[method]]
+        with mock.patch.multiple(_screen, **{name: lambda: None for name in off}):
             return _fges(X, verbose)
     if method == "skbn-boss":
         from skbn.learners import BOSS
@@ -579,14 +598,11 @@ def main(argv=None) -> None:
     if args.report:
         report(args.report, args.page, args.note)
         return
-    if "skbn-fges-amx" in args.methods:
-        from skbn.data import _screen
-
-        if _screen.bfloat16_product() is None:
-            parser.error(
-                "skbn-fges-amx needs PyTorch on a CPU with AMX tiles: run it from a "
-                "virtualenv with pip install skbn[amx], or leave it out of --methods"
-            )
+    for method in args.methods:
+        try:
+            _check_screen(method)
+        except ValueError as error:
+            parser.error(str(error))
     grid(args)
 
 
