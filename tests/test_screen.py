@@ -273,6 +273,27 @@ def test_int8_scales_are_single_precision_and_never_overflow():
         assert np.all((top == 0) | (top / smaller > levels))
 
 
+@pytest.mark.parametrize("share, used", [(0.5, True), (0.999, False)])
+def test_auto_uses_int8_products_while_their_floor_keeps_the_share(monkeypatch, share, used):
+    # without AMX, "auto" multiplies in int8 from BF16_MIN_COLUMNS columns unless the floor
+    # would fall below the share of the threshold; the pairs are the same either way
+    calls = []
+    pack, multiply = _emulated_int8()
+
+    def counted():
+        return pack, lambda *args: calls.append(1) or multiply(*args)
+
+    monkeypatch.setattr(_screen, "bfloat16_product", lambda: None)
+    monkeypatch.setattr(_screen, "int8_product", counted)
+    monkeypatch.setattr(_screen, "BF16_MIN_COLUMNS", 100)
+    monkeypatch.setattr(_screen, "_INT8_MIN_SHARE", share)
+    Z, scale = _near_threshold_data()
+    found = thresholded_correlations(Z, 0.15, None, scale)
+    assert bool(calls) == used
+    for a, b in zip(found, _double_precision_screen(Z, 0.15, scale)):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_int8_screen_without_pytorch_is_refused(monkeypatch):
     monkeypatch.setattr(_screen, "int8_product", lambda: None)
     Z, scale = _near_threshold_data()
@@ -320,3 +341,23 @@ def test_pairs_come_in_the_same_order_whatever_the_tiles(monkeypatch):
         found = thresholded_correlations(Z, 0.1, block, scale, precision)
         for a, b in zip(found, reference):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("precision", ["single", "int8"])
+def test_screen_blocks_resume_where_they_stopped(monkeypatch, precision):
+    # the blocks from any start are those of the whole screen from there: a screen saved
+    # block by block and resumed gives the pairs of one call
+    monkeypatch.setattr(_screen, "int8_product", _emulated_int8)
+    Z, scale = _near_threshold_data()
+    whole = thresholded_correlations(Z, 0.1, 16, scale, precision)
+    blocks = list(_screen.screen_blocks(Z, 0.1, 16, scale, precision))
+    assert [b[0] for b in blocks] == list(range(0, Z.shape[1], 16))
+    resumed = blocks[:3] + list(_screen.screen_blocks(Z, 0.1, 16, scale, precision, start=48))
+    rows, cols, values = (np.concatenate([b[k] for b in resumed]) for k in (2, 3, 4))
+    order = np.lexsort((cols, rows))
+    for a, b in zip((rows[order], cols[order], values[order]), whole):
+        np.testing.assert_array_equal(a, b)
+    for a0, a1, rows, _, _ in blocks:
+        assert np.all((rows >= a0) & (rows < a1))
+    with pytest.raises(ValueError, match="start must be a non-negative multiple"):
+        next(_screen.screen_blocks(Z, 0.1, 16, scale, precision, start=20))

@@ -7,7 +7,10 @@ generates the data and fits; the parent samples the resident memory of that proc
 children every 0.2 s (the peak includes the data, n * p * 8 bytes) and stops it at
 ``--limit`` seconds. A peer that misses the limit at some p is not tried at larger p.
 A cell that finished or missed the limit is a row of ``--out``, so a run stopped part-way
-resumes where it stopped (a cell that ended on an error runs again);
+resumes where it stopped (a cell that ended on an error runs again), and with
+``--checkpoint`` FGES's correlation screen is saved block by block, so that a fit stopped
+part-way (a million variables take longer than a session) resumes its screen where it
+stopped, its earlier blocks' seconds added to the fit's time;
 ``--log`` names a file where each cell writes its progress as it goes (the phases of a long
 FGES fit, with the process's memory).
 
@@ -17,6 +20,9 @@ finish. XGES pins its own numpy and numba, so it runs in its own virtualenv
 (``python -m venv .xges && .xges/bin/pip install xges``), named by ``--xges-python``; the
 cell saves the data, the XGES process times its fit alone and returns its CPDAG. Times are
 of the fit alone.
+
+The ``skbn-fges-int8`` rows run in a virtualenv with ``pip install -e .[amx]`` (PyTorch) on
+a CPU without AMX tiles (``skbn-fges-amx``: with them).
 
 Usage (the commands behind examples/benchmarks/results/scale/scale.md)::
 
@@ -41,6 +47,11 @@ Usage (the commands behind examples/benchmarks/results/scale/scale.md)::
     python -m examples.benchmarks.scale --graph sf4 --p 2000 5000 --seeds 0 \
         --limit 1200 --methods skbn-boss skbn-fges \
         --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --p 1000000 --seeds 0 --limit 9000 \
+        --methods skbn-fges-int8 --log scale_1m.log --checkpoint scale_1m_screen \
+        --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --p 10000 30000 100000 --seeds 0 --limit 1200 \
+        --methods skbn-fges-int8 --out examples/benchmarks/results/scale/scale.csv
     python -m examples.benchmarks.scale --report examples/benchmarks/results/scale/scale.csv \
         --page examples/benchmarks/results/scale/scale.md --note "$NOTE"
 """
@@ -162,8 +173,20 @@ def cell(method: str, p: int, n: int, seed: int, workload: str = "alarm") -> dic
     gc.collect()
     _progress(f"{X.shape[1]:,} variables, {X.shape[0]:,} rows: fitting")
     seconds = None
+    spent = []  # seconds of the screen's blocks saved by an earlier run of this cell
     start = time.perf_counter()
-    if method.startswith("skbn-"):
+    checkpoint = os.environ.get("SKBN_SCALE_CHECKPOINT")
+    if checkpoint and method in ("skbn-fges-int8", "skbn-fges"):
+        from unittest import mock
+
+        from skbn.data import _containers
+
+        precision, block = ("int8", 2048) if method == "skbn-fges-int8" else ("single", 1024)
+        where = Path(checkpoint) / f"{method}-{workload}-{p}-{seed}"
+        screen = _checkpointed_screen(where, precision, block, spent)
+        with mock.patch.object(_containers, "thresholded_correlations", screen):
+            graph = _fit(method, X, seed, verbose=True)
+    elif method.startswith("skbn-"):
         graph = _fit(method, X, seed, verbose=True)
     elif method == "causallearn-pc":
         from causallearn.search.ConstraintBased.PC import pc
@@ -196,8 +219,8 @@ def cell(method: str, p: int, n: int, seed: int, workload: str = "alarm") -> dic
     else:
         raise ValueError(f"unknown method {method!r}; choose from {METHODS}")
     if seconds is None:  # XGES times itself, without saving and loading the data
-        seconds = time.perf_counter() - start
-    _progress(f"fitted in {seconds:.1f} s; scoring the graph")
+        seconds = time.perf_counter() - start + sum(spent)
+    _progress(f"fitted in {seconds:.1f} s ({sum(spent):.0f} s of it by earlier runs); scoring")
     truth = nx.DiGraph()
     truth.add_nodes_from(nodes)
     truth.add_edges_from(arcs)
@@ -210,6 +233,51 @@ def cell(method: str, p: int, n: int, seed: int, workload: str = "alarm") -> dic
         "true_arcs": truth.number_of_edges(),
         "p": X.shape[1],
     }
+
+
+def _checkpointed_screen(directory: Path, precision: str, block: int, spent: list):
+    """A stand-in for the correlation screen that saves each block of rows in ``directory``.
+
+    Run again on the same data (the cell regenerates it from its seed), it loads the
+    blocks saved and screens from the first block not saved, so a screen longer than a
+    session goes on in the next. ``spent`` receives the seconds the loaded blocks took
+    when they ran, which the cell adds to the fit's time. ``precision`` and ``block`` are
+    fixed so that every run cuts the same blocks with the same products.
+    """
+    from skbn.data._screen import screen_blocks
+
+    def screen(Z, r_min, block_=None, scale=None, precision_="auto", means=None):
+        directory.mkdir(parents=True, exist_ok=True)
+        saved = {}
+        for path in sorted(directory.glob("rows_*.npz")):
+            with np.load(path) as f:
+                if float(f["r_min"]) != r_min or int(f["p"]) != Z.shape[1]:
+                    raise ValueError(f"{path} is from another problem: empty {directory}")
+                saved[int(f["a0"])] = (int(f["a1"]), f["rows"], f["cols"], f["values"])
+                spent.append(float(f["seconds"]))
+        start = 0
+        while start in saved:  # the blocks saved in a row from the first
+            start = saved[start][0]
+        if saved:
+            _progress(f"screen: {len(saved):,} blocks loaded, {sum(spent):.0f} s; from {start:,}")
+        parts = [saved[a0][1:] for a0 in sorted(saved) if a0 < start]
+        clock = time.perf_counter()
+        blocks = screen_blocks(Z, r_min, block, scale, precision, means, start=start)
+        for a0, a1, rows, cols, values in blocks:
+            seconds = time.perf_counter() - clock
+            np.savez(
+                directory / f"rows_{a0:09d}.npz", a0=a0, a1=a1, rows=rows, cols=cols,
+                values=values, seconds=seconds, r_min=r_min, p=Z.shape[1],
+            )  # fmt: skip
+            parts.append((rows, cols, values))
+            if a0 // block % 16 == 0:
+                _progress(f"screen: columns {a0:,} to {a1:,} of {Z.shape[1]:,} done")
+            clock = time.perf_counter()
+        rows, cols, values = (np.concatenate([part[k] for part in parts]) for k in range(3))
+        order = np.lexsort((cols, rows))
+        return rows[order], cols[order], values[order]
+
+    return screen
 
 
 def _fges(X, verbose: bool):
@@ -586,11 +654,19 @@ def main(argv=None) -> None:
     parser.add_argument("--note", default="", help="a sentence on the run's conditions")
     parser.add_argument("--xges-python", help="python of a virtualenv where xges is installed")
     parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        help="save FGES's correlation screen block by block in this folder, and resume it "
+        "from there when the run is started again (a fit longer than a session)",
+    )
+    parser.add_argument(
         "--log", help="append each cell's progress lines (time-stamped, with memory) here"
     )
     args = parser.parse_args(argv)
     if args.xges_python:
         os.environ["SKBN_XGES_PYTHON"] = str(Path(args.xges_python).absolute())
+    if args.checkpoint:
+        os.environ["SKBN_SCALE_CHECKPOINT"] = str(args.checkpoint.absolute())
     if args.cell:
         method, p, n, seed = args.cell
         print(json.dumps(cell(method, int(p), int(n), int(seed), args.graph)))

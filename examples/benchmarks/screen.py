@@ -7,10 +7,11 @@ sparse route, come from one screen of every pair's correlation
 at a million variables it is the part no sparsity removes. This script times it on
 ALARM copies (``make_problem``, n = ``--n`` rows) at the threshold FGES's default score
 uses, with single-precision tiles and double-precision tiles, and, where PyTorch runs
-bfloat16 products on AMX tiles (``skbn.data._screen.bfloat16_product``), bfloat16 tiles,
-in the same process (the faster of two calls each), and checks that all keep the same
-pairs with the same values. Memory is the peak of what the call allocates
-(tracemalloc), beyond the data. Run::
+them, low-precision tiles: bfloat16 products on AMX tiles
+(``skbn.data._screen.bfloat16_product``) and int8 products with oneDNN on AVX2
+(``skbn.data._screen.int8_product``), in the same process (the faster of two calls
+each), and checks that all keep the same pairs with the same values. Memory is the peak
+of what the call allocates (tracemalloc), beyond the data. Run::
 
     python -m examples.benchmarks.screen --p 2000 5000 10000 30000 \\
         --out examples/benchmarks/results/screen/screen.md
@@ -30,6 +31,9 @@ import numpy as np
 import pandas as pd
 
 from examples.benchmarks._results import write_manifest
+
+#: low-precision products and the function that says whether this machine has them
+LOW = {"bfloat16": "bfloat16_product", "int8": "int8_product"}
 
 
 def _measure(data, r_min: float, precision: str) -> tuple[float, float, tuple]:
@@ -64,9 +68,8 @@ def run(ps: list[int], n: int) -> pd.DataFrame:
 
     rows = []
     warm = np.random.default_rng(0).standard_normal((n, 300))
-    amx = _screen.bfloat16_product() is not None
-    precisions = ("single", "double") + (("bfloat16",) if amx else ())
-    for precision in precisions:  # first calls start the threads and compile the kernels
+    low = [kind for kind in LOW if getattr(_screen, LOW[kind])() is not None]
+    for precision in ("single", "double", *low):  # start the threads, compile the kernels
         thresholded_correlations(warm - warm.mean(axis=0), 0.5, precision=precision)
     for p in ps:
         X, _ = make_problem("alarm", n_nodes=p, n_samples=n, random_state=0)
@@ -75,28 +78,19 @@ def run(ps: list[int], n: int) -> pd.DataFrame:
         r_min = math.sqrt(-math.expm1(-2.0 * bound._per_param / n))
         _ = data.centred
         # the faster of two calls each (a first call on new data pays for page faults)
-        single = min((_measure(data, r_min, "single") for _ in range(2)), key=lambda r: r[0])
-        double = min((_measure(data, r_min, "double") for _ in range(2)), key=lambda r: r[0])
-        same = _same(single[2], double[2])
-        bf16 = (np.nan, np.nan, None)
-        if amx:
-            bf16 = min((_measure(data, r_min, "bfloat16") for _ in range(2)), key=lambda r: r[0])
-            same = same and _same(bf16[2], double[2])
-        rows.append(
-            {
-                "p": data.n_features,
-                "n": n,
-                "r_min": r_min,
-                "pairs": len(single[2][0]),
-                "single_s": single[0],
-                "double_s": double[0],
-                "single_peak_mb": single[1] / 1e6,
-                "double_peak_mb": double[1] / 1e6,
-                "bfloat16_s": bf16[0],
-                "bfloat16_peak_mb": bf16[1] / 1e6,
-                "same_pairs_and_values": same,
-            }
-        )
+        found = {}
+        for precision in ("single", "double", *low):
+            found[precision] = min(
+                (_measure(data, r_min, precision) for _ in range(2)), key=lambda r: r[0]
+            )
+        same = all(_same(found[k][2], found["double"][2]) for k in found)
+        row = {"p": data.n_features, "n": n, "r_min": r_min, "pairs": len(found["single"][2][0])}
+        for precision in ("single", "double", *LOW):
+            seconds, peak, _ = found.get(precision, (np.nan, np.nan, None))
+            row[f"{precision}_s"] = seconds
+            row[f"{precision}_peak_mb"] = peak / 1e6
+        row["same_pairs_and_values"] = same
+        rows.append(row)
         print(rows[-1], flush=True)
         del X, data, bound
     return pd.DataFrame(rows)
@@ -118,29 +112,47 @@ def report(df: pd.DataFrame) -> str:
         "",
         f"ALARM copies, n = {int(big.n)} rows, at the threshold of FGES's default score "
         "(Gaussian EBIC: the |r| above which one arc raises it), tiles of 1,024 by 1,024 "
-        "columns (4,096 for bfloat16 products). Time of the screen alone; memory is the "
-        "peak the call allocates beyond the data (tracemalloc); the precisions in the same "
-        "process, one after the other. bfloat16 tiles run where PyTorch multiplies on AMX "
-        "tiles (PyTorch installed, an Intel CPU from Sapphire Rapids on); the column is "
-        "empty where they did not run. tracemalloc does not see PyTorch's memory: the "
-        "bfloat16 copy of the scaled columns (2 bytes a value, n p in all) comes on top of "
-        "the bfloat16 peak.",
+        "columns (4,096 for bfloat16 products, 2,048 for int8 products). Time of the screen "
+        "alone; memory is the peak the call allocates beyond the data (tracemalloc); the "
+        "precisions in the same process, one after the other. bfloat16 tiles run where "
+        "PyTorch multiplies on AMX tiles (an Intel CPU from Sapphire Rapids on), int8 tiles "
+        "where PyTorch multiplies bytes with oneDNN (AVX2 or later); a column is empty "
+        "where its products did not run. tracemalloc does not see PyTorch's memory: the "
+        "low-precision copy of the scaled columns (2 bytes a value for bfloat16, 1 for "
+        "int8, n p in all) comes on top of their peaks.",
         "",
         "| p | pairs kept | single-precision tiles (s) | double-precision tiles (s) | "
-        "speed-up | bfloat16 tiles (s) | speed-up over single | "
-        "peak MB (single / double / bfloat16) | same pairs and values |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "speed-up | bfloat16 tiles (s) | speed-up over single | int8 tiles (s) | "
+        "speed-up over single | peak MB (single / double / bfloat16 / int8) | "
+        "same pairs and values |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
+
+    def cells(r, kind):
+        seconds = getattr(r, f"{kind}_s")
+        if np.isnan(seconds):
+            return "", "", "-"
+        return (
+            f"{seconds:.2f}",
+            f"{r.single_s / seconds:.2f}x",
+            f"{getattr(r, f'{kind}_peak_mb'):.0f}",
+        )
+
     for r in df.itertuples():
-        bf16 = "" if np.isnan(r.bfloat16_s) else f"{r.bfloat16_s:.2f}"
-        bf16_ratio = "" if np.isnan(r.bfloat16_s) else f"{r.single_s / r.bfloat16_s:.2f}x"
-        bf16_mb = "" if np.isnan(r.bfloat16_s) else f" / {r.bfloat16_peak_mb:.0f}"
+        b16, i8 = cells(r, "bfloat16"), cells(r, "int8")
         lines.append(
             f"| {r.p:,} | {r.pairs:,} | {r.single_s:.2f} | {r.double_s:.2f} | "
-            f"{r.double_s / r.single_s:.2f}x | {bf16} | {bf16_ratio} | "
-            f"{r.single_peak_mb:.0f} / {r.double_peak_mb:.0f}{bf16_mb} "
+            f"{r.double_s / r.single_s:.2f}x | {b16[0]} | {b16[1]} | {i8[0]} | {i8[1]} | "
+            f"{r.single_peak_mb:.0f} / {r.double_peak_mb:.0f} / {b16[2]} / {i8[2]} "
             f"| {'yes' if r.same_pairs_and_values else 'NO'} |"
         )
+    projected = [
+        f" With {kind} tiles it took {getattr(big, f'{kind}_s'):.1f} s, about "
+        f"{getattr(big, f'{kind}_s') * (1_000_000 / big.p) ** 2 / 3600:.1f} hours projected "
+        "the same way."
+        for kind in LOW
+        if not np.isnan(getattr(big, f"{kind}_s"))
+    ]
     lines += [
         "",
         "## What the run shows",
@@ -152,15 +164,7 @@ def report(df: pd.DataFrame) -> str:
         f"against {big.double_s:.1f} s, with the same pairs and the same values (pairs near "
         "the threshold are recomputed in double precision). Projected as p^2 from there, "
         f"the screen alone would take about {at_million / 3600:.1f} hours at 1,000,000 "
-        "variables on this machine: more than the million-variable goal's two hours for the "
-        "whole search, so a screen that does not look at every pair is what that goal needs."
-        + (
-            ""
-            if np.isnan(big.bfloat16_s)
-            else f" With bfloat16 tiles it took {big.bfloat16_s:.1f} s, about "
-            f"{big.bfloat16_s * (1_000_000 / big.p) ** 2 / 3600:.1f} hours projected the same "
-            "way."
-        ),
+        "variables on this machine." + "".join(projected),
         "- The memory the screen allocates stays that of a few tiles and the pairs kept, "
         "whatever p; before the tiles it held two 1,024 x p blocks (490 MB at 30,000 "
         "variables, 16 GB at a million).",

@@ -196,6 +196,42 @@ def bfloat16_bits(floor: float) -> int:
     return bits
 
 
+class _Pairs:
+    """The pairs kept so far, in arrays that double as they fill.
+
+    Not one small array per tile: at a million columns there are about 120,000 tiles, and
+    their small arrays, living between the tiles' large temporaries, fragmented the heap
+    so that the process grew by about 300 KB a tile (glibc's allocator).
+    """
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.rows = np.empty(1024, dtype=np.int64)
+        self.cols = np.empty(1024, dtype=np.int64)
+        self.values = np.empty(1024)
+
+    def add(self, rows, cols, values) -> None:
+        end = self.size + rows.shape[0]
+        if end > self.rows.shape[0]:
+            room = max(end, 2 * self.rows.shape[0])
+            for name in ("rows", "cols", "values"):
+                grown = np.empty(room, dtype=getattr(self, name).dtype)
+                grown[: self.size] = getattr(self, name)[: self.size]
+                setattr(self, name, grown)
+        self.rows[self.size : end] = rows
+        self.cols[self.size : end] = cols
+        self.values[self.size : end] = values
+        self.size = end
+
+    def arrays(self):
+        """Copies of the rows, columns and values kept."""
+        return (
+            self.rows[: self.size].copy(),
+            self.cols[: self.size].copy(),
+            self.values[: self.size].copy(),
+        )
+
+
 def _tile(Z, start: int, stop: int, factor, means, dtype) -> np.ndarray:
     """Columns ``start:stop`` of ``Z``, less ``means``, times ``factor``, as ``dtype``."""
     return ((Z[:, start:stop] - means[start:stop]) * factor[start:stop]).astype(dtype, copy=False)
@@ -215,8 +251,8 @@ def thresholded_correlations(
     single precision, which halves the time of the matrix products; a pair within the
     single-precision error bound of the threshold (about ``n + 2`` units of roundoff times
     the largest column norm, for any order of summation) is then recomputed in double
-    precision, so the pairs kept and their values are those
-    of a double-precision screen. Above about 168,000 rows, or with ``precision="double"``,
+    precision, so the pairs kept and their values are those of a double-precision screen.
+    Above about 168,000 rows, or with ``precision="double"``,
     the tiles are double precision (``"single"`` keeps them single up to 8 million rows).
     With ``precision="bfloat16"``, or ``"auto"`` from :data:`BF16_MIN_COLUMNS` columns
     where PyTorch runs bfloat16 products on AMX tiles
@@ -233,7 +269,34 @@ def thresholded_correlations(
     values again.
 
     Returns ``rows, cols`` (int64, ordered by row then column) and the absolute values,
-    capped at 1.
+    capped at 1. :func:`screen_blocks` runs the screen one block of rows at a time.
+    """
+    kept = _Pairs()
+    for _, _, rows, cols, values in screen_blocks(Z, r_min, block, scale, precision, means):
+        kept.add(rows, cols, values)
+    rows, cols, weights = kept.arrays()
+    order = np.lexsort((cols, rows))  # by pair, whatever the tiles' size and order
+    return rows[order], cols[order], weights[order]
+
+
+def screen_blocks(
+    Z: np.ndarray,
+    r_min: float,
+    block=None,
+    scale=None,
+    precision: str = "auto",
+    means=None,
+    start: int = 0,
+):
+    """:func:`thresholded_correlations` one block of rows at a time, from column ``start``.
+
+    Yields ``(a0, a1, rows, cols, values)`` for each block of ``block`` columns
+    ``a0:a1`` from ``start`` on (a multiple of ``block``): the pairs ``i < j`` with ``i``
+    in the block, in no set order. A long screen can so be saved as it goes and resumed
+    where it stopped (``start``), with ``block`` and ``precision`` given: the blocks, and
+    so the pairs each yields, follow from them ("auto" could choose other products for
+    the columns from ``start`` than for all). The arguments are checked when the first
+    block is asked for.
     """
     if precision not in ("auto", "single", "double", "bfloat16", "int8"):
         raise ValueError(
@@ -274,17 +337,26 @@ def thresholded_correlations(
         int8 = int8_product()
         if int8 is None and precision == "int8":
             raise ValueError(
-                "precision='int8' needs PyTorch (pip install torch) with FBGEMM on a CPU "
+                "precision='int8' needs PyTorch (pip install torch) with oneDNN on a CPU "
                 "with AVX2; use precision='auto' to fall back to single precision"
             )
+    chosen = block is not None
     if block is None:
         block = 4096 if bf16 is not None else 2048 if int8 is not None else 1024
+    if start % block or not 0 <= start:
+        raise ValueError(f"start must be a non-negative multiple of block={block}, got {start}")
     starts = range(0, p, block)
     if int8 is not None:
         # every column once in int8 (one byte a value, packed for the products)
         pack, multiply8 = int8
         packed, b_scales, b_errors, b_norms = [], [], [], []
         for b0 in starts:
+            if b0 < start:  # never read: every tile from here on has b0 >= a0 >= start
+                packed.append(None)
+                b_scales.append(None)
+                b_errors.append(np.zeros(0))
+                b_norms.append(np.zeros(0))
+                continue
             w, scales, errors, norms = _int8_columns(
                 _tile(Z, b0, min(b0 + block, p), factor, means, np.float64)
             )
@@ -299,17 +371,22 @@ def thresholded_correlations(
             every = np.concatenate(b_errors), np.concatenate(b_norms)
             guess = int8_floor(r_min, errors, norms, *every)
             if guess < _INT8_MIN_SHARE * r_min:
-                int8 = None
-    rows, cols, weights = [], [], []
+                int8 = packed = None
+                if not chosen and start == 0:
+                    block = 1024
+                    starts = range(0, p, block)
     if bf16 is not None:
         # every column once in bfloat16 (2 bytes a value), rows of a block contiguous
         halves = [
             convert(
                 np.ascontiguousarray(_tile(Z, b0, min(b0 + block, p), factor, means, np.float32).T)
             )
+            if b0 >= start
+            else None
             for b0 in starts
         ]
-    for a0 in starts:
+    for a0 in range(start, p, block):
+        kept = _Pairs()
         a1 = min(a0 + block, p)
         if int8 is not None:
             a_rows, a_scale, a_errors, a_norms = _uint7_block(
@@ -340,12 +417,5 @@ def thresholded_correlations(
             if scale is not None:
                 exact *= scale[i] * scale[j]
             keep = exact >= r_min
-            rows.append(i[keep].astype(np.int64))
-            cols.append(j[keep].astype(np.int64))
-            weights.append(np.minimum(exact[keep], 1.0))
-    if not rows:
-        empty = np.zeros(0, np.int64)
-        return empty, empty.copy(), np.zeros(0)
-    rows, cols, weights = np.concatenate(rows), np.concatenate(cols), np.concatenate(weights)
-    order = np.lexsort((cols, rows))  # by pair, whatever the tiles' size and order
-    return rows[order], cols[order], weights[order]
+            kept.add(i[keep], j[keep], np.minimum(exact[keep], 1.0))
+        yield (a0, a1, *kept.arrays())
