@@ -224,12 +224,8 @@ class _Pairs:
         self.size = end
 
     def arrays(self):
-        """Copies of the rows, columns and values kept."""
-        return (
-            self.rows[: self.size].copy(),
-            self.cols[: self.size].copy(),
-            self.values[: self.size].copy(),
-        )
+        """The rows, columns and values kept (views: their callers copy or discard)."""
+        return self.rows[: self.size], self.cols[: self.size], self.values[: self.size]
 
 
 def _tile(Z, start: int, stop: int, factor, means, dtype) -> np.ndarray:
