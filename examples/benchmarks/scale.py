@@ -530,7 +530,7 @@ def report(csv: Path, page: Path, note: str = "") -> None:
                 extra += f"; more than {r.limit / ours:.0f}x skbn FGES()'s {ours:.1f} s"
             extra += "" if isinstance(why, str) else ")"
             lines.append(f"- {LABELS[r.method]} at p = {r.p_target:,}, seed {r.seed}{extra}")
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    fig, axes = plt.subplots(1, 3, figsize=(13, 5))
     for method, sub in stats.groupby(level="method"):
         ps = sub["p"].to_numpy()
         time_label, memory_label = LABELS[method], LABELS[method]
@@ -545,8 +545,8 @@ def report(csv: Path, page: Path, note: str = "") -> None:
         ax.set_xlabel("variables")
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7)
-    axes[1].legend(fontsize=7)
+    for ax in axes[:2]:  # below the axes: inside, they would hide the largest sizes
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16))
     fig.tight_layout()
     figure = page.with_name(page.stem + ".png")
     fig.savefig(figure, dpi=110)
