@@ -4,11 +4,13 @@
 The grow-shrink trees of all variables live in one pool of nodes. Node ``k`` belongs to the
 variable ``owner[k]``; its path from the root is a parent set, scored ``grow[k]``. Once
 expanded (``n_branch[k] >= 0``), its branches ``first[k] : first[k] + n_branch[k]`` list the
-variables whose addition improves that score, best first (``branch_var``), each leading to a
-child node (``branch_child``). ``shrink[k]`` is the score after the shrink phase from that
-node (NaN until computed). The kernels never score a family: when a look-up needs a node that
-is not expanded or not shrunk yet, they report it (``missing``) and the caller fills it in
-with the bound score, then resumes.
+variables whose addition improves that score, best first (``branch_var``); the few branches a
+walk has taken lead to a child node, found in the hash table ``children`` (row 0 the branch,
+-1 where empty, row 1 its node): a table of the nodes made rather than a column beside every
+branch, since most branches are never taken. ``shrink[k]`` is the score after the shrink
+phase from that node (NaN until computed). The kernels never score a family, the Gaussian
+fill aside: when a look-up needs a node that is not expanded or not shrunk yet, they report
+it (``missing``) and the caller fills it in with the bound score, then resumes.
 """
 
 from __future__ import annotations
@@ -16,7 +18,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skbn._kernels.gaussian import addition_gaussian_loglik, gaussian_loglik
+from skbn._kernels.gaussian import (
+    addition_gaussian_loglik,
+    addition_gaussian_loglik_one,
+    gaussian_loglik,
+)
 from skbn._kernels.sorting import argsort_stable, sort_int64
 
 #: Status of a sweep: finished, or stopped for missing nodes.
@@ -24,12 +30,39 @@ DONE = -1
 
 
 @njit(cache=True)
-def _walk_to(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
+def _slot(children, b):
+    """The slot of branch ``b`` in the children table, or the empty slot it would take."""
+    mask = children.shape[1] - 1
+    h = ((b ^ (b >> 16)) * 0x45D9F3B) & mask  # b < 2**31: no overflow in 64 bits
+    while children[0, h] != b and children[0, h] != -1:
+        h = (h + 1) & mask
+    return h
+
+
+@njit(cache=True)
+def _child(children, b):
+    """The node branch ``b`` leads to; -1 while no walk has taken it."""
+    return children[1, _slot(children, b)]
+
+
+@njit(cache=True)
+def rehash_children(old, new):
+    """Move the entries of the children table ``old`` into the empty (all -1) ``new``."""
+    for h in range(old.shape[1]):
+        b = np.int64(old[0, h])
+        if b >= 0:
+            at = _slot(new, b)
+            new[0, at] = b
+            new[1, at] = old[1, h]
+
+
+@njit(cache=True)
+def _walk_to(v, roots, in_prefix, n_branch, first, branch_var, children):
     """Grow ``v``'s parent set greedily within the prefix, over the nodes made so far.
 
     Returns ``(node, b)``: the last node reached, and ``b = -1`` when it is final (no branch
     in the prefix), ``-2`` when it is not expanded yet, or else the branch taken from it
-    whose node is not made yet (``branch_child[b] < 0``).
+    whose node is not made yet (``_child(children, b) < 0``).
     """
     node = roots[v]
     while True:
@@ -44,20 +77,20 @@ def _walk_to(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
                 break
         if found < 0:
             return node, -1
-        nxt = branch_child[found]
+        nxt = _child(children, found)
         if nxt < 0:
             return node, found
         node = nxt
 
 
 @njit(cache=True)
-def _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
+def _walk(v, roots, in_prefix, n_branch, first, branch_var, children):
     """Grow ``v``'s parent set greedily within the prefix; the node reached, and if final.
 
     A walk that takes a branch not made a node yet returns ``-2 - b`` for branch ``b``
     (not final), as it returns a node not expanded yet: either way the look-up is missing.
     """
-    node, b = _walk_to(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+    node, b = _walk_to(v, roots, in_prefix, n_branch, first, branch_var, children)
     if b == -1:
         return node, True
     if b == -2:
@@ -66,7 +99,7 @@ def _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
 
 
 @njit(cache=True)
-def _walk_marking(v, roots, in_prefix, n_branch, first, branch_var, branch_child, marks, stamp):
+def _walk_marking(v, roots, in_prefix, n_branch, first, branch_var, children, marks, stamp):
     """Walk as :func:`_walk` does, marking the variables that could change the walk.
 
     Every branch passed over on the way and every branch of the node reached gets
@@ -86,7 +119,7 @@ def _walk_marking(v, roots, in_prefix, n_branch, first, branch_var, branch_child
             marks[branch_var[k]] = stamp
         if found < 0:
             return node, True
-        nxt = branch_child[found]
+        nxt = _child(children, found)
         if nxt < 0:
             return -2 - found, False
         node = nxt
@@ -103,15 +136,15 @@ def _next_stamp(marks):
 
 
 @njit(cache=True)
-def walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
+def walk(v, roots, in_prefix, n_branch, first, branch_var, children):
     """Python's entry to :func:`_walk`."""
-    return _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+    return _walk(v, roots, in_prefix, n_branch, first, branch_var, children)
 
 
 @njit(cache=True)
-def walk_to(v, roots, in_prefix, n_branch, first, branch_var, branch_child):
+def walk_to(v, roots, in_prefix, n_branch, first, branch_var, children):
     """Python's entry to :func:`_walk_to`."""
-    return _walk_to(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+    return _walk_to(v, roots, in_prefix, n_branch, first, branch_var, children)
 
 
 @njit(cache=True)
@@ -124,7 +157,7 @@ def _record(v, in_prefix, missing, missing_prefix, count):
 
 @njit(cache=True)
 def _lookup(
-    v, roots, in_prefix, n_branch, first, branch_var, branch_child, shrink, missing,
+    v, roots, in_prefix, n_branch, first, branch_var, children, shrink, missing,
     missing_prefix, count,
 ):  # fmt: skip
     """Best score of ``v`` with parents from the prefix; NaN if unknown.
@@ -132,7 +165,7 @@ def _lookup(
     An unknown look-up is recorded as ``missing[count] = v`` with its prefix in row ``count``
     of ``missing_prefix``, so the caller can finish it in one go.
     """
-    node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+    node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, children)
     if final:
         value = shrink[node]
         if value == value:
@@ -166,7 +199,7 @@ def index_branches(touches, branch_var, first, n_branch, owner, expanded, start,
 
 @njit(cache=True)
 def _other_score(
-    w, as_now, current, roots, in_prefix, n_branch, first, branch_var, branch_child, shrink,
+    w, as_now, current, roots, in_prefix, n_branch, first, branch_var, children, shrink,
     missing, missing_prefix, count,
 ):  # fmt: skip
     """Walk for ``w`` while another variable is tried elsewhere in the order.
@@ -176,7 +209,7 @@ def _other_score(
     ``current[w]``.
     """
     s, count = _lookup(
-        w, roots, in_prefix, n_branch, first, branch_var, branch_child, shrink, missing,
+        w, roots, in_prefix, n_branch, first, branch_var, children, shrink, missing,
         missing_prefix, count,
     )  # fmt: skip
     if as_now:
@@ -254,7 +287,7 @@ def better_mutation(
     n_branch,
     first,
     branch_var,
-    branch_child,
+    children,
     shrink,
     req_indptr,
     req_parents,
@@ -296,7 +329,7 @@ def better_mutation(
         if not known:
             stamp = _next_stamp(marks)
             node, final = _walk_marking(
-                v, roots, in_prefix, n_branch, first, branch_var, branch_child, marks, stamp
+                v, roots, in_prefix, n_branch, first, branch_var, children, marks, stamp
             )
             s_v = shrink[node] if final else np.nan
             known = final and s_v == s_v
@@ -315,7 +348,7 @@ def better_mutation(
             if s != s or not (as_now or not _holds(touches, v, w)):
                 s, count = _other_score(
                     w, as_now, current, roots, in_prefix, n_branch, first, branch_var,
-                    branch_child, shrink, missing, missing_prefix, count,
+                    children, shrink, missing, missing_prefix, count,
                 )  # fmt: skip
             acc += s
             in_prefix[w] = True
@@ -332,7 +365,7 @@ def better_mutation(
             n_branch,
             first,
             branch_var,
-            branch_child,
+            children,
             shrink,
             missing,
             missing_prefix,
@@ -352,7 +385,7 @@ def better_mutation(
             if s != s or not (as_now or not _holds(touches, v, w)):
                 s, count = _other_score(
                     w, as_now, current, roots, in_prefix, n_branch, first, branch_var,
-                    branch_child, shrink, missing, missing_prefix, count,
+                    children, shrink, missing, missing_prefix, count,
                 )  # fmt: skip
             acc += s
             if count >= missing.shape[0]:
@@ -405,7 +438,7 @@ def sweep(
     n_branch,
     first,
     branch_var,
-    branch_child,
+    children,
     shrink,
     req_indptr,
     req_parents,
@@ -435,7 +468,7 @@ def sweep(
             n_branch,
             first,
             branch_var,
-            branch_child,
+            children,
             shrink,
             req_indptr,
             req_parents,
@@ -463,7 +496,7 @@ def order_nodes(
     n_branch,
     first,
     branch_var,
-    branch_child,
+    children,
     shrink,
     missing,
     missing_prefix,
@@ -475,7 +508,7 @@ def order_nodes(
     """
     # the whole order is one stretch after an empty prefix; nodes come back per variable
     found, scores, count = stretch_nodes(
-        order, in_prefix, roots, n_branch, first, branch_var, branch_child, shrink, missing,
+        order, in_prefix, roots, n_branch, first, branch_var, children, shrink, missing,
         missing_prefix,
     )  # fmt: skip
     nodes = np.empty(order.shape[0], dtype=np.int64)
@@ -486,7 +519,7 @@ def order_nodes(
 
 @njit(cache=True)
 def stretch_nodes(
-    stretch, in_prefix, roots, n_branch, first, branch_var, branch_child, shrink, missing,
+    stretch, in_prefix, roots, n_branch, first, branch_var, children, shrink, missing,
     missing_prefix,
 ):  # fmt: skip
     """The nodes and scores of the variables of ``stretch``, each after those before it.
@@ -501,7 +534,7 @@ def stretch_nodes(
     count = 0
     for k in range(m):
         v = stretch[k]
-        node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, branch_child)
+        node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, children)
         nodes[k] = node
         if not final or shrink[node] != shrink[node]:
             count = _record(v, in_prefix, missing, missing_prefix, count)
@@ -515,27 +548,45 @@ def stretch_nodes(
 
 
 @njit(cache=True)
-def make_node(at, b, owner, up, var, rank, grow, n_branch, first, shrink, branch_var,
-              branch_grow, branch_child, sizes):  # fmt: skip
-    """Make the node of branch ``b`` of node ``at`` (room for it is the caller's); its index."""
+def make_node(at, b, score, owner, up, var, rank, grow, n_branch, first, shrink, branch_var,
+              children, sizes):  # fmt: skip
+    """Make the node of branch ``b`` of node ``at``, scored ``score``; its index.
+
+    Room for it is the caller's, in the node arrays and in ``children`` (kept at most half
+    full).
+    """
     k = sizes[0]
     owner[k] = owner[at]
     up[k] = at
     var[k] = branch_var[b]
     rank[k] = b - first[at]
-    grow[k] = branch_grow[b]
+    grow[k] = score
     n_branch[k] = -1
     first[k] = 0
     shrink[k] = np.nan
-    branch_child[b] = k
+    h = _slot(children, b)
+    children[0, h] = b
+    children[1, h] = k
     sizes[0] += 1
     return k
 
 
 @njit(cache=True)
+def _family_parents(node, v, up, var, req_indptr, req_parents):
+    """The parents ``node`` of ``v``'s tree stands for (required ones too), in increasing order."""
+    added = node_path(node, up, var)
+    lo, hi = req_indptr[v], req_indptr[v + 1]
+    parents = np.empty(hi - lo + added.shape[0], dtype=np.int64)
+    parents[: hi - lo] = req_parents[lo:hi]
+    parents[hi - lo :] = added
+    sort_int64(parents)
+    return parents
+
+
+@njit(cache=True)
 def gaussian_fill(
     missing, prefixes, count, roots, owner, up, var, rank, grow, n_branch, first, shrink,
-    branch_var, branch_grow, branch_child, expanded, kept_first, kept_len, kept_pool, sizes,
+    branch_var, children, expanded, kept_first, kept_len, kept_pool, sizes,
     cov, diag, n, per_param, allowed, req_indptr, req_parents, rel_tol,
 ):  # fmt: skip
     """Finish look-ups as ``_Forest.fill`` does, for the Gaussian likelihood scores, in numba.
@@ -554,24 +605,23 @@ def gaussian_fill(
         v = missing[r]
         prefix = prefixes[r]
         while True:
-            node, b = _walk_to(v, roots, prefix, n_branch, first, branch_var, branch_child)
+            node, b = _walk_to(v, roots, prefix, n_branch, first, branch_var, children)
             if b >= 0:  # a branch taken for the first time: its node is made now
                 if sizes[0] + 1 > owner.shape[0]:
                     return r
+                # scored again as node's expansion scored it (the trees keep no branch scores)
+                parents = _family_parents(node, v, up, var, req_indptr, req_parents)
+                score = addition_gaussian_loglik_one(cov, diag, n, v, parents, branch_var[b])
+                score -= per_param * (parents.shape[0] + 3.0)
                 make_node(
-                    node, b, owner, up, var, rank, grow, n_branch, first, shrink, branch_var,
-                    branch_grow, branch_child, sizes,
+                    node, b, score, owner, up, var, rank, grow, n_branch, first, shrink,
+                    branch_var, children, sizes,
                 )  # fmt: skip
                 continue
             if b == -2:
                 if sizes[1] + p > branch_var.shape[0] or sizes[3] + 1 > expanded.shape[0]:
                     return r
-                added = node_path(node, up, var)
-                lo, hi = req_indptr[v], req_indptr[v + 1]
-                parents = np.empty(hi - lo + added.shape[0], dtype=np.int64)
-                parents[: hi - lo] = req_parents[lo:hi]
-                parents[hi - lo :] = added
-                sort_int64(parents)
+                parents = _family_parents(node, v, up, var, req_indptr, req_parents)
                 k = parents.shape[0]
                 if allowed.shape[0] == 0:
                     open_[:] = True
@@ -598,8 +648,6 @@ def gaussian_fill(
                 b0 = sizes[1]
                 for t in range(m):
                     branch_var[b0 + t] = cand[t]
-                    branch_grow[b0 + t] = scores[cand[t]]
-                    branch_child[b0 + t] = -1
                 sizes[1] += m
                 first[node] = b0
                 n_branch[node] = m

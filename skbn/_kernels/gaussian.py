@@ -270,3 +270,52 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
             s2 = residual_variance(cov, child, extended)
         out[x] = -0.5 * n * (math.log(2.0 * math.pi * s2) + 1.0)
     return out
+
+
+@njit(cache=True)
+def addition_gaussian_loglik_one(cov, diag, n, child, parents, x):
+    """:func:`addition_gaussian_loglik`'s entry for the one candidate ``x``.
+
+    The same arithmetic in the same order as the whole row computes for ``x``, so the same
+    number to the last bit: BOSS's trees keep which additions improve a parent set, not
+    their scores, and score the one a walk first takes with this.
+    """
+    k = parents.shape[0]
+    if x == child:
+        return -np.inf
+    for a in range(k):
+        if parents[a] == x:
+            return -np.inf
+    syy = cov[child, child]
+    floor = VARIANCE_FLOOR * max(syy, 1e-300)
+    lower = np.zeros((k, k))
+    scale = 0.0
+    for a in range(k):
+        scale = max(scale, cov[parents[a], parents[a]])
+    ok = _block_cholesky(cov, parents, 0.0, 1e-10 * max(scale, 1e-300), lower)
+    base = syy
+    vx = diag[x]
+    cxy = cov[child, x]
+    if ok:
+        z = np.empty(k)
+        _forward_solve(cov, parents, child, lower, z)
+        for a in range(k):
+            base -= z[a] * z[a]
+        w = np.empty(k)
+        for a in range(k):
+            value = cov[parents[a], x]
+            for c in range(a):
+                value -= lower[a, c] * w[c]
+            value = value / lower[a, a]
+            w[a] = value
+            vx -= value * value
+            cxy -= value * z[a]
+    s2 = -1.0
+    if ok and vx > 1e-8 * max(diag[x], 1e-300):
+        s2 = max(base - cxy * cxy / vx, floor)
+    if s2 < 0.0:
+        extended = np.empty(k + 1, dtype=np.int64)
+        extended[:k] = parents
+        extended[k] = x
+        s2 = residual_variance(cov, child, extended)
+    return -0.5 * n * (math.log(2.0 * math.pi * s2) + 1.0)

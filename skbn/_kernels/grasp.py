@@ -190,7 +190,7 @@ def _open_frame(lvl, p, perm, ii, ncand, cc, rng):
 def tuck_search(
     depth, rel_tol, order, pos, node, local, state, rng, perm, ii, cand, ncand, cc, y_pos,
     x_of, j_of, win_order, win_node, win_local, flips, flip_len, now, in_prefix, seen, stack,
-    req_a, req_b, roots, n_branch, first, branch_var, branch_child, shrink, kept_first,
+    req_a, req_b, roots, n_branch, first, branch_var, children, shrink, kept_first,
     kept_len, kept_pool, missing, missing_prefix,
 ):  # fmt: skip
     """Take improving tuck chains until none is left within ``depth``; or pause for look-ups.
@@ -225,7 +225,7 @@ def tuck_search(
                 in_prefix[k] = pos[k] < j
             window = order[j : i + 1].copy()
             nodes, scores, count = stretch_nodes(
-                window, in_prefix, roots, n_branch, first, branch_var, branch_child, shrink,
+                window, in_prefix, roots, n_branch, first, branch_var, children, shrink,
                 missing, missing_prefix,
             )  # fmt: skip
             in_prefix[:] = False

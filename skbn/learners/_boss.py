@@ -17,6 +17,7 @@ from skbn._kernels.boss import (
     make_node,
     node_path,
     order_nodes,
+    rehash_children,
     sweep,
     walk,
     walk_to,
@@ -63,13 +64,18 @@ class _Forest:
     Node ``k`` stands for a parent set of ``owner[k]``: the required parents of that variable
     plus the variables added on the way from its root (``var`` along ``up``). Expanding a node
     scores every addition in one ``addition_scores`` call and keeps the improving ones, best
-    first, as branches (``branch_var``, with the score in ``branch_grow``); a variable that
-    ranked above the branch taken at an ancestor is left out, because any prefix that
-    reaches the node does not hold it (it would have been taken instead). A branch becomes a
-    node (``branch_child``, -1 until then) only when a walk first takes it: most never are,
-    and a branch costs 16 bytes where a node costs 56. Shrinking a node stores the parents
-    it keeps in ``kept_pool``. With a Gaussian likelihood score on a dense covariance matrix
-    these run in one numba kernel; any other score is called from Python.
+    first, as branches (``branch_var``); a variable that ranked above the branch taken at an
+    ancestor is left out, because any prefix that reaches the node does not hold it (it
+    would have been taken instead). A branch becomes a node only when a walk first takes it,
+    found from then on in the hash table ``children`` (branch -> node): most never are, and
+    a branch costs 4 bytes where a node costs 56. The Gaussian
+    kernel scores the addition again when it makes the node, to the same bits
+    (``addition_gaussian_loglik_one``); other scores keep each branch's score
+    (``branch_grow``, 8 more bytes). On scale-free graphs an expansion keeps about a tenth of
+    the variables (a hub's children correlate with much of the graph), so the branches are
+    nearly all of the trees' memory. Shrinking a node stores the parents it keeps in
+    ``kept_pool``. With a Gaussian likelihood score on a dense covariance matrix these run in
+    one numba kernel; any other score is called from Python.
     """
 
     _NODE_ARRAYS = (
@@ -99,10 +105,10 @@ class _Forest:
         for name in self._NODE_ARRAYS:
             setattr(self, name, np.empty(cap, _NODE_DTYPES.get(name, _INDEX)))
         self.branch_var = np.empty(cap, _INDEX)
-        self.branch_grow = np.empty(cap, np.float64)
-        self.branch_child = np.empty(cap, _INDEX)
         self.kept_pool = np.empty(cap, np.int64)
         self.gaussian = getattr(bound, "gaussian_kernel_args", lambda: None)()
+        self.branch_grow = np.empty(cap if self.gaussian is None else 0, np.float64)
+        self.children = np.full((2, _table_size(cap)), -1, _INDEX)
         words = (p + 63) // 64 if p <= TOUCHES_MAX_VARIABLES else 0
         self.touches = np.zeros((p if words else 0, words), dtype=np.uint64)
         self._indexed = 0  # expansions whose branches are marked in touches
@@ -148,11 +154,17 @@ class _Forest:
             cap = min(max(used_nodes + nodes, 2 * self.owner.shape[0]), _MAX_NODES)
             for name in self._NODE_ARRAYS:
                 setattr(self, name, _enlarged(getattr(self, name), used_nodes, cap))
+            if _table_size(cap) > self.children.shape[1]:
+                table = np.full((2, _table_size(cap)), -1, _INDEX)
+                rehash_children(self.children, table)
+                self.children = table
         if used_branches + branches > self.branch_var.shape[0]:
             cap = min(max(used_branches + branches, 2 * self.branch_var.shape[0]), _MAX_NODES)
             self.branch_var = _enlarged(self.branch_var, used_branches, cap)
-            self.branch_grow = _enlarged(self.branch_grow, used_branches, cap)
-            self.branch_child = _enlarged(self.branch_child, used_branches, cap)
+        if self.gaussian is None and self.branch_grow.shape[0] < self.branch_var.shape[0]:
+            # only the Python route keeps the branches' scores
+            held = min(used_branches, self.branch_grow.shape[0])
+            self.branch_grow = _enlarged(self.branch_grow, held, self.branch_var.shape[0])
         if used_kept + kept > self.kept_pool.shape[0]:
             cap = max(used_kept + kept, 2 * self.kept_pool.shape[0])
             self.kept_pool = _enlarged(self.kept_pool, used_kept, cap)
@@ -193,8 +205,8 @@ class _Forest:
                 done = gaussian_fill(
                     missing[done:], prefixes[done:], rows - done, self.roots, self.owner,
                     self.up, self.var, self.rank, self.grow, self.n_branch, self.first,
-                    self.shrink, self.branch_var, self.branch_grow, self.branch_child,
-                    self.expanded, self.kept_first, self.kept_len, self.kept_pool, self.sizes,
+                    self.shrink, self.branch_var, self.children, self.expanded, self.kept_first,
+                    self.kept_len, self.kept_pool, self.sizes,
                     cov, diag, n, per_param,
                     allowed, self.req_indptr, self.req_flat, _TOL,
                 ) + done  # fmt: skip
@@ -207,14 +219,14 @@ class _Forest:
             while True:
                 node, b = walk_to(
                     v, self.roots, prefix, self.n_branch, self.first, self.branch_var,
-                    self.branch_child,
+                    self.children,
                 )  # fmt: skip
                 if b >= 0:
                     self._reserve(1, 0, 0)
                     make_node(
-                        node, b, self.owner, self.up, self.var, self.rank, self.grow,
-                        self.n_branch, self.first, self.shrink, self.branch_var,
-                        self.branch_grow, self.branch_child, self.sizes,
+                        node, b, self.branch_grow[b], self.owner, self.up, self.var, self.rank,
+                        self.grow, self.n_branch, self.first, self.shrink, self.branch_var,
+                        self.children, self.sizes,
                     )  # fmt: skip
                     continue
                 if b == -2:
@@ -242,7 +254,6 @@ class _Forest:
         b0 = int(self.sizes[1])
         self.branch_var[b0 : b0 + m] = cand
         self.branch_grow[b0 : b0 + m] = scores[cand]
-        self.branch_child[b0 : b0 + m] = -1
         self.sizes[1] += m
         self.expanded[int(self.sizes[3])] = node
         self.sizes[3] += 1
@@ -284,7 +295,7 @@ class _Forest:
             self.n_branch,
             self.first,
             self.branch_var,
-            self.branch_child,
+            self.children,
             self.shrink,
         )
 
@@ -298,7 +309,7 @@ class _Forest:
         return self.kept(int(node)), float(self.shrink[node])
 
     def _walk_arrays(self):
-        return self.n_branch, self.first, self.branch_var, self.branch_child
+        return self.n_branch, self.first, self.branch_var, self.children
 
     def parents_under(self, order: np.ndarray) -> tuple[list[tuple], float]:
         """Each variable's best parents from its predecessors in ``order``, and the total."""
@@ -311,6 +322,11 @@ class _Forest:
             if count == 0:
                 return [self.kept(int(k)) for k in nodes], float(total)
             self.fill(missing, prefixes, count)
+
+
+def _table_size(nodes: int) -> int:
+    """Slots of a children table for ``nodes`` nodes: a power of 2, at most half full."""
+    return 1 << max(2 * nodes - 1, 1).bit_length()
 
 
 def _enlarged(array: np.ndarray, used: int, cap: int) -> np.ndarray:
