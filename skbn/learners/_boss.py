@@ -58,6 +58,14 @@ _NODE_DTYPES = {"grow": np.float64, "shrink": np.float64, "kept_first": np.int64
 _MAX_NODES = int(np.iinfo(_INDEX).max)
 
 
+def _variable_dtype(p: int):
+    """What a branch holds, its variable: 2 bytes while ``p`` fits, else 4.
+
+    The branches are nearly all of the trees' memory on scale-free graphs.
+    """
+    return np.int16 if p <= np.iinfo(np.int16).max else np.int32
+
+
 class _Forest:
     """The grow-shrink trees of every variable, in flat arrays the kernels read.
 
@@ -68,7 +76,7 @@ class _Forest:
     ancestor is left out, because any prefix that reaches the node does not hold it (it
     would have been taken instead). A branch becomes a node only when a walk first takes it,
     found from then on in the hash table ``children`` (branch -> node): most never are, and
-    a branch costs 4 bytes where a node costs 56. The Gaussian
+    a branch costs 2 bytes (4 above 32,767 variables) where a node costs 56. The Gaussian
     kernel scores the addition again when it makes the node, to the same bits
     (``addition_gaussian_loglik_one``); other scores keep each branch's score
     (``branch_grow``, 8 more bytes). On scale-free graphs an expansion keeps about a tenth of
@@ -104,7 +112,7 @@ class _Forest:
         self.sizes = np.zeros(4, np.int64)
         for name in self._NODE_ARRAYS:
             setattr(self, name, np.empty(cap, _NODE_DTYPES.get(name, _INDEX)))
-        self.branch_var = np.empty(cap, _INDEX)
+        self.branch_var = np.empty(cap, _variable_dtype(p))
         self.kept_pool = np.empty(cap, np.int64)
         self.gaussian = getattr(bound, "gaussian_kernel_args", lambda: None)()
         self.branch_grow = np.empty(cap if self.gaussian is None else 0, np.float64)

@@ -8,6 +8,7 @@ from skbn._kernels.boss import better_mutation
 from skbn.datasets import load_network, make_problem
 from skbn.graph import is_cpdag
 from skbn.learners import BOSS, ExactSearch
+from skbn.learners import _boss as boss_module
 from skbn.learners._boss import _TOL, _Forest, _missing_buffers
 from skbn.metrics import shd
 from skbn.scores import BIC, BDeu, GaussianBIC, GaussianEBIC
@@ -103,6 +104,27 @@ def test_kernel_and_python_routes_build_the_same_trees():
         else:
             est.fit(X)
         fits.append(est)
+    a, b = fits
+    assert a.score_ == b.score_
+    assert a.n_tree_nodes_ == b.n_tree_nodes_
+    np.testing.assert_array_equal(a.dag_, b.dag_)
+
+
+def test_branches_in_four_bytes_give_the_same_trees(monkeypatch):
+    # above 32,767 variables a branch holds its variable as int32, below as int16
+    X, _ = make_problem("insurance", n_samples=800, random_state=0)
+    fits, kinds = [], []
+    original = _Forest.__init__
+
+    def init(self, *args, _original=original):
+        _original(self, *args)
+        kinds.append(self.branch_var.dtype)
+
+    monkeypatch.setattr(_Forest, "__init__", init)
+    fits.append(BOSS(random_state=2).fit(X))
+    monkeypatch.setattr(boss_module, "_variable_dtype", lambda p: np.int32)
+    fits.append(BOSS(random_state=2).fit(X))
+    assert kinds == [np.dtype(np.int16), np.dtype(np.int32)]
     a, b = fits
     assert a.score_ == b.score_
     assert a.n_tree_nodes_ == b.n_tree_nodes_
