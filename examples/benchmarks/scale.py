@@ -47,6 +47,8 @@ Usage (the commands behind examples/benchmarks/results/scale/scale.md)::
     python -m examples.benchmarks.scale --graph sf4 --p 2000 5000 --seeds 0 \
         --limit 1200 --methods skbn-boss skbn-fges \
         --out examples/benchmarks/results/scale/scale.csv
+    python -m examples.benchmarks.scale --graph sf4 --p 10000 --seeds 0 \
+        --limit 5400 --methods skbn-boss --out examples/benchmarks/results/scale/scale.csv
     python -m examples.benchmarks.scale --p 1000000 --seeds 0 --limit 9000 \
         --methods skbn-fges-int8 --log scale_1m.log --checkpoint scale_1m_screen \
         --out examples/benchmarks/results/scale/scale.csv
@@ -596,10 +598,13 @@ def _random_dag_section(table: pd.DataFrame) -> list:
             )
     missed = table[~table.finished.astype(bool)]
     for r in missed.itertuples():
-        lines.append(
-            f"\n{LABELS[r.method]} on {GRAPHS[r.graph]} at p = {r.p_target:,} did not finish "
-            f"within {r.limit:,.0f} s ({r.peak_gb:.1f} GB when stopped)."
+        why = getattr(r, "error", None)
+        stopped = (
+            f"stopped with {why.strip()} ({r.peak_gb:.1f} GB at the peak)"
+            if isinstance(why, str)
+            else f"did not finish within {r.limit:,.0f} s ({r.peak_gb:.1f} GB when stopped)"
         )
+        lines.append(f"\n{LABELS[r.method]} on {GRAPHS[r.graph]} at p = {r.p_target:,} {stopped}.")
     return lines
 
 
