@@ -658,14 +658,9 @@ def gaussian_fill(
                 break
             if sizes[2] + p > kept_pool.shape[0]:
                 return r
-            added = node_path(node, up, var)
-            lo, hi = req_indptr[v], req_indptr[v + 1]
-            current = np.empty(hi - lo + added.shape[0], dtype=np.int64)
-            current[: hi - lo] = req_parents[lo:hi]
-            current[hi - lo :] = added
-            sort_int64(current)
+            current = _family_parents(node, v, up, var, req_indptr, req_parents)
             fixed = np.zeros(p, dtype=np.bool_)
-            for a in range(lo, hi):
+            for a in range(req_indptr[v], req_indptr[v + 1]):
                 fixed[req_parents[a]] = True
             k = current.shape[0]
             score = grow[node]

@@ -214,20 +214,11 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
     p = cov.shape[0]
     k = parents.shape[0]
     out = np.empty(p)
-    syy = cov[child, child]
-    floor = VARIANCE_FLOOR * max(syy, 1e-300)
-    lower = np.zeros((k, k))
-    scale = 0.0
-    for a in range(k):
-        scale = max(scale, cov[parents[a], parents[a]])
-    ok = _block_cholesky(cov, parents, 0.0, 1e-10 * max(scale, 1e-300), lower)
+    ok, lower, z, base, floor = _parents_factor(cov, child, parents)
     in_family = np.zeros(p, dtype=np.bool_)
     in_family[child] = True
     for a in range(k):
         in_family[parents[a]] = True
-    extended = np.empty(k + 1, dtype=np.int64)
-    extended[:k] = parents
-    base = syy
     # s2(x | P) and c(y, x | P) for every x, built up one parent at a time
     vx = np.empty(p)
     cxy = np.empty(p)
@@ -235,10 +226,6 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
         vx[x] = diag[x]
         cxy[x] = cov[child, x]
     if ok:
-        z = np.empty(k)
-        _forward_solve(cov, parents, child, lower, z)
-        for a in range(k):
-            base -= z[a] * z[a]
         # row a of the solves: w[a, x] = (cov[P_a, x] - sum_c<a lower[a, c] w[c, x]) / lower[a, a]
         w = np.empty((k, p))
         for a in range(k):
@@ -262,14 +249,52 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
         if in_family[x]:
             out[x] = -np.inf
             continue
-        s2 = -1.0
-        if ok and vx[x] > 1e-8 * max(diag[x], 1e-300):
-            s2 = max(base - cxy[x] * cxy[x] / vx[x], floor)
-        if s2 < 0.0:
-            extended[k] = x
-            s2 = residual_variance(cov, child, extended)
-        out[x] = -0.5 * n * (math.log(2.0 * math.pi * s2) + 1.0)
+        out[x] = _candidate_loglik(cov, diag, n, child, parents, x, ok, base, floor, vx[x], cxy[x])
     return out
+
+
+@njit(cache=True)
+def _parents_factor(cov, child, parents):
+    """The parents' block factorised, and the child's residual variance given them.
+
+    Returns ``(ok, lower, z, base, floor)``: whether the block is positive definite, its
+    Cholesky factor, ``lower^-1 cov[P, child]``, ``s2(child | P)`` (the child's variance
+    when not ``ok``) and the floor on residual variances.
+    """
+    k = parents.shape[0]
+    syy = cov[child, child]
+    floor = VARIANCE_FLOOR * max(syy, 1e-300)
+    lower = np.zeros((k, k))
+    scale = 0.0
+    for a in range(k):
+        scale = max(scale, cov[parents[a], parents[a]])
+    ok = _block_cholesky(cov, parents, 0.0, 1e-10 * max(scale, 1e-300), lower)
+    base = syy
+    z = np.empty(k)
+    if ok:
+        _forward_solve(cov, parents, child, lower, z)
+        for a in range(k):
+            base -= z[a] * z[a]
+    return ok, lower, z, base, floor
+
+
+@njit(cache=True)
+def _candidate_loglik(cov, diag, n, child, parents, x, ok, base, floor, vx, cxy):
+    """The log-likelihood of ``(child, parents + {x})`` from ``s2(x | P)`` and ``c(y, x | P)``.
+
+    A candidate nearly collinear with the parents (or a block that is not positive
+    definite) is scored directly, with :func:`residual_variance`'s ridge.
+    """
+    s2 = -1.0
+    if ok and vx > 1e-8 * max(diag[x], 1e-300):
+        s2 = max(base - cxy * cxy / vx, floor)
+    if s2 < 0.0:
+        k = parents.shape[0]
+        extended = np.empty(k + 1, dtype=np.int64)
+        extended[:k] = parents
+        extended[k] = x
+        s2 = residual_variance(cov, child, extended)
+    return -0.5 * n * (math.log(2.0 * math.pi * s2) + 1.0)
 
 
 @njit(cache=True)
@@ -286,21 +311,10 @@ def addition_gaussian_loglik_one(cov, diag, n, child, parents, x):
     for a in range(k):
         if parents[a] == x:
             return -np.inf
-    syy = cov[child, child]
-    floor = VARIANCE_FLOOR * max(syy, 1e-300)
-    lower = np.zeros((k, k))
-    scale = 0.0
-    for a in range(k):
-        scale = max(scale, cov[parents[a], parents[a]])
-    ok = _block_cholesky(cov, parents, 0.0, 1e-10 * max(scale, 1e-300), lower)
-    base = syy
+    ok, lower, z, base, floor = _parents_factor(cov, child, parents)
     vx = diag[x]
     cxy = cov[child, x]
     if ok:
-        z = np.empty(k)
-        _forward_solve(cov, parents, child, lower, z)
-        for a in range(k):
-            base -= z[a] * z[a]
         w = np.empty(k)
         for a in range(k):
             value = cov[parents[a], x]
@@ -310,12 +324,4 @@ def addition_gaussian_loglik_one(cov, diag, n, child, parents, x):
             w[a] = value
             vx -= value * value
             cxy -= value * z[a]
-    s2 = -1.0
-    if ok and vx > 1e-8 * max(diag[x], 1e-300):
-        s2 = max(base - cxy * cxy / vx, floor)
-    if s2 < 0.0:
-        extended = np.empty(k + 1, dtype=np.int64)
-        extended[:k] = parents
-        extended[k] = x
-        s2 = residual_variance(cov, child, extended)
-    return -0.5 * n * (math.log(2.0 * math.pi * s2) + 1.0)
+    return _candidate_loglik(cov, diag, n, child, parents, x, ok, base, floor, vx, cxy)
