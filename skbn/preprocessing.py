@@ -27,6 +27,35 @@ def _entropy(counts: np.ndarray) -> np.ndarray:
     return -terms.sum(axis=-1)
 
 
+def _xlog2x(x: np.ndarray) -> np.ndarray:
+    """``x log2 x``, 0 at 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x > 0, x * np.log2(np.where(x > 0, x, 1.0)), 0.0)
+
+
+def _class_rank(codes: np.ndarray) -> np.ndarray:
+    """How many earlier rows hold each row's class (0 for its first)."""
+    order = np.argsort(codes, kind="stable")
+    ranked = codes[order]
+    first = np.ones(len(codes), dtype=bool)
+    first[1:] = ranked[1:] != ranked[:-1]
+    starts = np.flatnonzero(first)
+    rank = np.empty(len(codes), dtype=np.float64)
+    rank[order] = np.arange(len(codes)) - np.repeat(starts, np.diff(np.append(starts, len(codes))))
+    return rank
+
+
+def _between(lo: float, hi: float) -> float:
+    """A cut ``c`` with ``lo < c <= hi``: the midpoint, or ``hi`` where it rounds to ``lo``.
+
+    Values equal to the cut fall in the upper bin (``searchsorted(side="right")``), so
+    ``hi`` is the cut between two adjacent doubles; halving first keeps the midpoint of two
+    values near the largest double finite.
+    """
+    mid = lo / 2.0 + hi / 2.0
+    return float(mid) if lo < mid <= hi else float(hi)
+
+
 def mdlp_cut_points(values: np.ndarray, classes: np.ndarray, n_classes: int) -> np.ndarray:
     """Fayyad-Irani cut points of one column (finite ``values``, class codes ``classes``).
 
@@ -59,8 +88,7 @@ def mdlp_cut_points(values: np.ndarray, classes: np.ndarray, n_classes: int) -> 
     """
     order = np.argsort(values, kind="stable")
     v = np.asarray(values, dtype=np.float64)[order]
-    onehot = np.zeros((len(v), n_classes))
-    onehot[np.arange(len(v)), np.asarray(classes)[order]] = 1.0
+    y = np.asarray(classes, dtype=np.int64)[order]
     cuts: list[float] = []
     stack = [(0, len(v))]
     while stack:
@@ -68,28 +96,40 @@ def mdlp_cut_points(values: np.ndarray, classes: np.ndarray, n_classes: int) -> 
         n = hi - lo
         if n < 2:
             continue
-        segment = onehot[lo:hi]
         # a cut may follow row i (of the segment) only where the value changes
         boundaries = np.flatnonzero(v[lo : hi - 1] < v[lo + 1 : hi])
         if len(boundaries) == 0:
             continue
-        total = segment.sum(axis=0)
-        left = np.cumsum(segment, axis=0)[boundaries]
-        right = total - left
+        segment = y[lo:hi]
+        # m * E(side) = g(m) - sum_c g(m_c) with g(x) = x log2 x: each row moved to the left
+        # side raises its class's count by one, so both sides' sums follow from running
+        # counts, in memory linear in the rows whatever the number of classes
+        before = _class_rank(segment)
+        after = _class_rank(segment[::-1])[::-1]
+        left_sum = np.cumsum(_xlog2x(before + 1.0) - _xlog2x(before))
+        right_sum = np.cumsum((_xlog2x(after + 1.0) - _xlog2x(after))[::-1])[::-1]
         n_left = (boundaries + 1).astype(np.float64)
-        weighted = (n_left * _entropy(left) + (n - n_left) * _entropy(right)) / n
+        weighted = (
+            _xlog2x(n_left) - left_sum[boundaries]
+            + _xlog2x(n - n_left) - right_sum[boundaries + 1]
+        ) / n
         best = int(np.argmin(weighted))
+        split = lo + int(boundaries[best]) + 1
+        total = np.bincount(segment)
+        left = np.bincount(y[lo:split], minlength=len(total))
+        right = total - left
         whole = float(_entropy(total))
-        gain = whole - weighted[best]
+        e1, e2 = float(_entropy(left)), float(_entropy(right))
+        gain = whole - ((split - lo) * e1 + (hi - split) * e2) / n
         k = np.count_nonzero(total)
-        k1 = np.count_nonzero(left[best])
-        k2 = np.count_nonzero(right[best])
-        e1, e2 = float(_entropy(left[best])), float(_entropy(right[best]))
-        delta = np.log2(3.0**k - 2.0) - (k * whole - k1 * e1 - k2 * e2)
+        k1 = np.count_nonzero(left)
+        k2 = np.count_nonzero(right)
+        # log2(3**k - 2) without forming 3**k (past 646 classes it overflows)
+        delta = k * np.log2(3.0) + np.log1p(-2.0 * 3.0**-k) / np.log(2.0)
+        delta -= k * whole - k1 * e1 - k2 * e2
         if gain <= (np.log2(n - 1) + delta) / n:
             continue
-        split = lo + int(boundaries[best]) + 1
-        cuts.append((v[split - 1] + v[split]) / 2.0)
+        cuts.append(_between(v[split - 1], v[split]))
         stack.extend([(lo, split), (split, hi)])
     return np.array(sorted(cuts))
 

@@ -361,3 +361,26 @@ def test_screen_blocks_resume_where_they_stopped(monkeypatch, precision):
         assert np.all((rows >= a0) & (rows < a1))
     with pytest.raises(ValueError, match="start must be a non-negative multiple"):
         next(_screen.screen_blocks(Z, 0.1, 16, scale, precision, start=20))
+
+
+def _duplicated_column_data():
+    rng = np.random.default_rng(0)
+    Z = rng.normal(size=(100, 4))
+    Z[:, 1] = Z[:, 0]
+    return (Z - Z.mean(axis=0)) / Z.std(axis=0)
+
+
+def test_missing_cell_is_refused_naming_its_column():
+    # one NaN once made every tile's floor NaN: empty arrays, the unrelated pair (0, 1) lost
+    Z = _duplicated_column_data()
+    rows, cols, values = thresholded_correlations(Z, 0.5)
+    assert (rows.tolist(), cols.tolist()) == ([0], [1])
+    Z[7, 3] = np.nan
+    with pytest.raises(ValueError, match="Column 3 holds NaN"):
+        thresholded_correlations(Z, 0.5)
+
+
+@pytest.mark.parametrize("block", [0, -5, 2.5, True])
+def test_block_must_be_a_positive_integer(block):
+    with pytest.raises(ValueError, match="block must be a positive integer"):
+        thresholded_correlations(_duplicated_column_data(), 0.5, block=block)

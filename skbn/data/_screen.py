@@ -298,6 +298,10 @@ def screen_blocks(
         raise ValueError(
             f"precision must be 'auto', 'single', 'double', 'bfloat16' or 'int8', got {precision!r}"
         )
+    if block is not None and (
+        isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1
+    ):
+        raise ValueError(f"block must be a positive integer (columns a tile), got {block!r}")
     n, p = Z.shape
     if not Z.flags.f_contiguous:  # the recheck reads whole columns
         Z = np.asfortranarray(Z)
@@ -309,7 +313,16 @@ def screen_blocks(
     # beyond about 168,000 rows the slack would let too many pairs through to recheck
     single = ((nu < 0.01 and precision == "auto") or precision == "single") and nu < 0.5
     dtype = np.float32 if single else np.float64
-    norm2 = float(np.max(centred_squares(Z, means) * factor**2, initial=0.0))
+    squares = centred_squares(Z, means) * factor**2
+    if not np.isfinite(squares).all():
+        # one NaN would make every tile's floor NaN and drop every pair, related or not
+        column = int(np.flatnonzero(~np.isfinite(squares))[0])
+        raise ValueError(
+            f"Column {column} holds NaN or infinite values: the correlation screen needs "
+            "complete, finite columns. Drop or impute the missing cells first (skbn's "
+            "learners screen data with missing values on the pairs each column observes)."
+        )
+    norm2 = float(np.max(squares, initial=0.0))
     # single-precision tiles: inputs rounded to single, their sums in single precision
     floor = product_floor(r_min, n, norm2, _U32) if single else r_min
     low = precision == "auto" and p >= BF16_MIN_COLUMNS

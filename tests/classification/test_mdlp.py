@@ -114,3 +114,42 @@ def test_classifier_mdlp_is_binning_first():
         inside.predict_proba(X), outside.predict_proba(pd.DataFrame(codes, columns=X.columns))
     )
     assert isinstance(inside.discretizer_, MDLPDiscretizer)
+
+
+@pytest.mark.parametrize("lo", [1.0, 1.7e308, -1.7e308, 5e-324, 0.0])
+def test_cut_between_adjacent_doubles_separates_them(lo):
+    # the midpoint of two adjacent doubles rounds to the lower one, which once put both
+    # classes in one bin; near the largest double it overflowed to inf
+    hi = np.nextafter(lo, np.inf)
+    x = np.array([lo] * 30 + [hi] * 30)
+    y = np.repeat([0, 1], 30)
+    cuts = mdlp_cut_points(x, y, 2)
+    assert len(cuts) == 1 and lo < cuts[0] <= hi
+    binner = MDLPDiscretizer().fit(x[:, None], y)
+    assert binner.transform(x[:, None]).ravel().tolist() == [0.0] * 30 + [1.0] * 30
+
+
+def test_split_found_far_apart_at_the_largest_doubles():
+    x = np.array([1.7e308] * 30 + [1.79e308] * 30)
+    cuts = mdlp_cut_points(x, np.repeat([0, 1], 30), 2)
+    assert np.isfinite(cuts).all() and 1.7e308 < cuts[0] <= 1.79e308
+
+
+def test_many_classes_cut_without_a_rows_by_classes_table():
+    # 40,000 classes (a one-hot table of the rows would be 10 GB): each class's values lie
+    # apart from the others, so MDLP cuts between most of them
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 40_000, 30_000)
+    x = y + 0.01 * rng.normal(size=y.size)
+    cuts = mdlp_cut_points(x, y, 40_000)
+    assert len(cuts) > 10_000
+    assert np.all(np.diff(cuts) > 0)
+
+
+def test_gain_matches_the_entropies_of_a_hand_counted_split():
+    # class 0 at x <= 1.2, class 1 from 1.5 on: the pure split, halfway between 1.2 and 1.5,
+    # has gain E(S) = 0.991 bits (32 zeros, 40 ones), above the MDL threshold of 72 rows,
+    # and either side is pure, so it is the only cut
+    x = np.array([0.0, 0.5, 1.0, 1.2, 1.5, 3.0, 3.5, 4.0, 4.5] * 8)
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1] * 8)
+    assert mdlp_cut_points(x, y, 2).tolist() == [1.35]
