@@ -139,9 +139,13 @@ class Binning:
                 f"Input contains infinity: column {column!r} has infinite values; replace "
                 "them, or mark them missing with NaN, first."
             )
-        if fit and absent.all(axis=0).any():
-            column = self.columns[int(np.flatnonzero(absent.all(axis=0))[0])]
-            raise ValueError(f"Input contains NaN only: column {column!r} has no value.")
+        few = (~absent).sum(axis=0) < 2
+        if fit and few.any():
+            shown = ", ".join(repr(self.columns[j]) for j in np.flatnonzero(few)[:8])
+            raise ValueError(
+                f"Columns {shown} have fewer than 2 observed values (all the others are "
+                "missing): nothing can be learned about them, nor bins fitted. Drop them."
+            )
         if absent.any() and not get_tags(self.discretizer).input_tags.allow_nan:
             fill = np.nanmedian(values, axis=0) if fit else np.zeros(values.shape[1])
             values = np.where(absent, fill, values)

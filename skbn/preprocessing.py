@@ -46,7 +46,7 @@ def _class_rank(codes: np.ndarray) -> np.ndarray:
 
 
 def _between(lo: float, hi: float) -> float:
-    """A cut ``c`` with ``lo < c <= hi``: the midpoint, or ``hi`` where it rounds to ``lo``.
+    """Return a cut ``lo < c <= hi``: the midpoint, or ``hi`` where it rounds to ``lo``.
 
     Values equal to the cut fall in the upper bin (``searchsorted(side="right")``), so
     ``hi`` is the cut between two adjacent doubles; halving first keeps the midpoint of two

@@ -111,6 +111,8 @@ def _factorize(name: str, series: pd.Series) -> tuple[np.ndarray, tuple]:
             f"Column {name!r} holds a value that cannot be a category, {bad!r} "
             f"({type(bad).__name__}): {hint}"
         )
+    if len(uniques) == 0:  # every cell missing: the caller says the column has no value
+        return np.full(len(values), -1, dtype=np.int64), ()
     codes = np.where(codes >= 0, order[np.maximum(codes, 0)], -1)
     return codes, tuple(uniques.tolist() if hasattr(uniques, "tolist") else uniques)
 

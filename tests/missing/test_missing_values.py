@@ -10,9 +10,19 @@ import pandas as pd
 import pytest
 
 from skbn.ci_tests import FisherZ, GSquare, TestwiseDeletion
+from skbn.classification import BayesianNetworkClassifier
 from skbn.data import check_data
 from skbn.datasets import load_network, make_problem
-from skbn.learners import BOSS, FGES, MMHC, ExactSearch, HillClimb, PCStable, TabuSearch
+from skbn.learners import (
+    BOSS,
+    FGES,
+    MMHC,
+    ExactSearch,
+    HillClimb,
+    PCStable,
+    StructuralEM,
+    TabuSearch,
+)
 from skbn.metrics import f1_adjacency
 from skbn.scores import AIC, BIC, AvailableCaseScore, BDeu, GaussianAIC
 from skbn.scores._available import NOISE_PENALTY
@@ -52,7 +62,14 @@ def test_check_data_keeps_missing_values_only_when_allowed():
 
 
 @pytest.mark.parametrize(
-    "column", [[np.nan] * 4, [1.0, np.nan, np.nan, np.nan], ["u", None, None, None]]
+    "column",
+    [
+        [np.nan] * 4,
+        [1.0, np.nan, np.nan, np.nan],
+        ["u", None, None, None],
+        [None] * 4,  # an all-None object column once raised IndexError
+        pd.array([None] * 4, dtype="string"),
+    ],
 )
 def test_a_column_with_fewer_than_two_values_is_refused_by_name(column):
     X = pd.DataFrame({"keep": [1.0, 2.0, 3.0, 4.0], "empty": column})
@@ -60,6 +77,10 @@ def test_a_column_with_fewer_than_two_values_is_refused_by_name(column):
         check_data(X, missing="allow")
     with pytest.raises(ValueError, match="'empty'"):
         HillClimb().fit(X)
+    with pytest.raises(ValueError, match="'empty' have fewer than 2 observed values"):
+        StructuralEM().fit(X)
+    with pytest.raises(ValueError, match="'empty'"):
+        BayesianNetworkClassifier("tan").fit(X.assign(keep=list("uvuv")), [0, 1, 0, 1])
 
 
 @pytest.mark.slow
