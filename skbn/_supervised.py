@@ -9,7 +9,10 @@ column, a discrete variable with the codes ``0 .. n_classes - 1``.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import re
+import warnings
 
 import networkx as nx
 import numpy as np
@@ -113,14 +116,81 @@ class Binning:
         if self.discretizer is None:
             return frame
         values, absent = self._observed(frame, fit=True)
-        return self._replace(frame, self.discretizer.fit_transform(values, y), absent)
+        with self._named_features():
+            codes = self.discretizer.fit_transform(values, y)
+        return self._replace(frame, self._bin_codes(codes, absent), absent)
 
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         """Bin the continuous columns with the fitted bins."""
         if self.discretizer is None:
             return frame
         values, absent = self._observed(frame)
-        return self._replace(frame, self.discretizer.transform(values), absent)
+        with self._named_features():
+            codes = self.discretizer.transform(values)
+        return self._replace(frame, self._bin_codes(codes, absent), absent)
+
+    @contextlib.contextmanager
+    def _named_features(self):
+        """Name the columns behind the discretiser's "feature k" in its warnings and errors.
+
+        It sees the continuous columns alone, so its positions are not the user's.
+        """
+
+        def named(message: str) -> str:
+            found = sorted({int(k) for k in re.findall(r"[Ff]eature (\d+)", message)})
+            found = [k for k in found if k < len(self.columns)]
+            if not found:
+                return message
+            shown = ", ".join(f"feature {k} is column {self.columns[k]!r}" for k in found)
+            return f"{message} (the discretizer sees the continuous columns only: {shown})"
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                yield
+            except ValueError as exc:
+                raise ValueError(named(str(exc))) from exc
+        for w in caught:
+            warnings.warn_explicit(
+                named(str(w.message)), w.category, w.filename, w.lineno, source=w.source
+            )
+
+    def _bin_codes(self, codes, absent) -> np.ndarray:
+        """The discretiser's output checked to be one bin code per value.
+
+        A transformer that returns anything else (one-hot columns, scaled values, NaN where
+        a value was observed) would be truncated to meaningless codes; it is refused.
+        """
+        name = type(self.discretizer).__name__
+        fix = (
+            "The discretizer must return one non-negative integer bin code per value, such "
+            "as KBinsDiscretizer(encode='ordinal') or MDLPDiscretizer()"
+        )
+        if hasattr(codes, "toarray") or (hasattr(codes, "format") and hasattr(codes, "nnz")):
+            raise ValueError(
+                f"{name} returned a sparse matrix (one-hot bins?). {fix}; with "
+                "KBinsDiscretizer set encode='ordinal'."
+            )
+        codes = codes.to_numpy() if hasattr(codes, "to_numpy") else np.asarray(codes)
+        if codes.shape != absent.shape:
+            raise ValueError(
+                f"{name} returned an array of shape {codes.shape} for {absent.shape[1]} "
+                f"continuous columns {self.columns[:8]} (one-hot bins?). {fix}; with "
+                "KBinsDiscretizer set encode='ordinal'."
+            )
+        try:
+            codes = codes.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} returned values that are not numbers. {fix}.") from None
+        with np.errstate(invalid="ignore"):
+            bad = (~np.isfinite(codes) | (codes < 0) | (np.mod(codes, 1) != 0)) & ~absent
+        if bad.any():
+            i, j = (int(v[0]) for v in np.nonzero(bad))
+            raise ValueError(
+                f"{name} returned {float(codes[i, j])!r} for an observed value of column "
+                f"{self.columns[j]!r} (row {i}), which is no bin code. {fix}."
+            )
+        return codes
 
     def _observed(self, frame, fit: bool = False):
         """The columns' values with NaN filled, and where NaN was.
@@ -139,7 +209,8 @@ class Binning:
                 f"Input contains infinity: column {column!r} has infinite values; replace "
                 "them, or mark them missing with NaN, first."
             )
-        few = (~absent).sum(axis=0) < 2
+        # one row in all: the data's own check says so (scikit-learn's words: "1 sample")
+        few = (~absent).sum(axis=0) < min(2, len(values))
         if fit and few.any():
             shown = ", ".join(repr(self.columns[j]) for j in np.flatnonzero(few)[:8])
             raise ValueError(

@@ -13,6 +13,11 @@ from sklearn.datasets import load_iris
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import (
+    FunctionTransformer,
+    KBinsDiscretizer,
+    StandardScaler,
+)
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skbn._kernels.classify import class_log_joint, class_log_joint_serial
@@ -276,3 +281,28 @@ def test_missing_continuous_values_are_learned_around():
         assert var[0] == pytest.approx(holed.iloc[:, 1][rows].var(ddof=0))
     with pytest.raises(ValueError, match="infinity"):
         clf.predict_proba(X.head(2).replace(X.iloc[0, 0], np.inf))
+
+
+@pytest.mark.parametrize(
+    "discretizer, message",
+    [
+        (KBinsDiscretizer(n_bins=3), "returned a sparse matrix"),
+        (KBinsDiscretizer(n_bins=3, encode="onehot-dense"), r"shape \(150, \d+\) for 4"),
+        (StandardScaler(), "for an observed value of column 'sepal length"),
+        (FunctionTransformer(lambda a: a * np.nan), "returned nan for an observed value"),
+    ],
+)
+def test_a_transformer_that_returns_no_bin_codes_is_refused(discretizer, message):
+    # these were truncated to integer codes (or all NaN to one state) without a word
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    with pytest.raises(ValueError, match=message):
+        BayesianNetworkClassifier("naive_bayes", discretizer=discretizer).fit(X, y)
+
+
+def test_the_discretizers_feature_positions_are_named():
+    # the discretiser sees the continuous columns only: its "feature 1" is the user's "c"
+    X = pd.DataFrame({"s": list("uv") * 20, "f": np.arange(40.0), "c": 1.0})
+    with pytest.warns(UserWarning, match="feature 1 is column 'c'"):
+        BayesianNetworkClassifier(
+            "naive_bayes", discretizer=KBinsDiscretizer(3, encode="ordinal")
+        ).fit(X, [0, 1] * 20)
