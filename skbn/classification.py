@@ -31,6 +31,7 @@ from skbn._supervised import (
 )
 from skbn.base import BaseStructureLearner, _encode_column
 from skbn.graph._convert import from_adjacency
+from skbn.network._elimination import elimination_order, sum_out
 from skbn.network._parameters import CPT_PRIOR_ISS, DiscreteParameters, fit_parameters
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
 
@@ -157,6 +158,9 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
             self, X, y, self.discretizer
         )
         self.discretizer_ = self._binning.discretizer
+        with np.errstate(divide="ignore"):
+            frequencies = np.bincount(data.codes[:, -1], minlength=len(self.classes_))
+            self._class_log_frequencies = np.log(frequencies / frequencies.sum())
         p = data.n_features
         target = p - 1
         dag = structure_dag(self.structure, data, target, self.random_state)
@@ -257,40 +261,152 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
             joint += np.nan_to_num(part, nan=-np.inf)
         return joint
 
-    def _marginal_joint(self, codes, values, missing) -> np.ndarray:
-        """``log p(c, x_observed)`` for rows that all miss the features ``missing``.
+    def _hidden_plan(self, missing: list[int]):
+        """Return what summing out ``missing`` takes: ``(gone, integrated, families)``.
 
-        Exact: the families that hold the class or a missing discrete feature are summed
-        over every configuration of the missing discrete features (the others do not depend
-        on the class). Missing continuous features are integrated out in closed form: with
-        their continuous descendants they form a linear-Gaussian system given the rest
-        (:meth:`_gaussian_block`).
+        A missing feature all of whose children are missing and summed out too (a barren
+        node: every missing leaf, so every missing feature of naive Bayes) sums to one and
+        drops out with its family. Of the rest, ``gone`` are the discrete features whose
+        configurations are enumerated, ``integrated`` the continuous ones with their
+        continuous descendants (integrated in closed form), and ``families`` the families
+        that depend on the class or on ``gone``.
         """
-        target, k = codes.shape[1] - 1, len(self.classes_)
+        target = len(self._names)
         parents = self.parameters_.parents
+        children = [[] for _ in parents]
+        for j, pa in enumerate(parents):
+            for u in np.asarray(pa).tolist():
+                children[int(u)].append(j)
+        barren: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            for m in missing:
+                if m not in barren and all(c in barren for c in children[m]):
+                    barren.add(m)
+                    changed = True
         discrete = self._discrete if self._discrete is not None else np.ones(target + 1, bool)
-        gone = [m for m in missing if discrete[m]]
-        integrated = self._integrated([m for m in missing if not discrete[m]])
+        kept = [m for m in missing if m not in barren]
+        gone = [m for m in kept if discrete[m]]
+        integrated = self._integrated([m for m in kept if not discrete[m]])
         hidden = {target, *gone}
         families = [
             j
             for j, pa in enumerate(parents)
-            if j not in integrated and (j in hidden or hidden.intersection(np.asarray(pa).tolist()))
+            if j not in integrated
+            and j not in barren
+            and (j in hidden or hidden.intersection(np.asarray(pa).tolist()))
         ]
-        sizes = [int(self._arities[m]) for m in gone]
-        if np.prod(sizes, dtype=float) > MAX_MISSING_CONFIGURATIONS:
+        return gone, integrated, families
+
+    def _sum_plan(self, pattern):
+        """Return :meth:`_hidden_plan` of a pattern, with a discrete network's elimination order.
+
+        Refused where the sum needs more than :data:`MAX_MISSING_CONFIGURATIONS` cells at
+        once (a row).
+        """
+        gone, integrated, families = self._hidden_plan(np.flatnonzero(pattern).tolist())
+        target = len(self._names)
+        if isinstance(self.parameters_, DiscreteParameters):
+            hidden = {target, *gone}
+            scopes = [
+                [v for v in (*np.asarray(self.parameters_.parents[j]).tolist(), j) if v in hidden]
+                for j in families
+            ]
+            order, cells = elimination_order(scopes, gone, self._arities)
+            what = "a table of"
+        else:  # every configuration of the missing discrete features, one at a time
+            order, cells = None, np.prod([int(self._arities[m]) for m in gone], dtype=float)
+            what = "summing over their"
+        if cells > MAX_MISSING_CONFIGURATIONS:
             shown = [self._names[m] for m in gone][:8]
             raise ValueError(
-                f"Rows miss features {shown} together, whose {np.prod(sizes, dtype=float):.0f} "
-                f"joint configurations are more than {MAX_MISSING_CONFIGURATIONS} to sum over; "
+                f"Rows miss features {shown} together, and summing them out needs {what} "
+                f"{cells:.0f} joint configurations, more than {MAX_MISSING_CONFIGURATIONS}; "
                 "impute some of them first (e.g. sklearn.impute.SimpleImputer)."
             )
-        joint = np.full((codes.shape[0], k), -np.inf)
-        for config in itertools.product(*(range(s) for s in sizes)):
+        return gone, integrated, families, order
+
+    def _marginal_joint(self, codes, values, plan) -> np.ndarray:
+        """``log p(c, x_observed)``, up to a row constant, of rows missing the same features.
+
+        ``plan`` comes from :meth:`_sum_plan`.
+
+        Exact: missing features with only missing descendants drop out (they sum to one);
+        the families that hold the class or another missing discrete feature are summed
+        over those features, by variable elimination in a discrete network and
+        configuration by configuration in a conditional-Gaussian one (the other families do
+        not depend on the class). Missing continuous features are integrated out in closed
+        form: with their continuous descendants they form a linear-Gaussian system given
+        the rest (:meth:`_gaussian_block`). As for complete rows, a family whose observed
+        values are impossible under every class and value of the missing features (a zero
+        of a maximum-likelihood table) says nothing about the class and is left out.
+        """
+        gone, integrated, families, order = plan
+        if order is not None:
+            return self._eliminated(codes, gone, families, order)
+        joint = self._summed(codes, values, gone, integrated, families)
+        impossible = ~np.isfinite(joint).any(axis=1)
+        if impossible.any():
+            rows = np.flatnonzero(impossible)
+            sub_codes = codes[rows]
+            sub_values = None if values is None else values[rows]
+            alive = self._possible_families(sub_codes, sub_values, gone, families)
+            joint[rows] = self._summed(sub_codes, sub_values, gone, integrated, families, alive)
+        return joint
+
+    def _eliminated(self, codes, gone, families, order) -> np.ndarray:
+        """:meth:`_marginal_joint` of a discrete network, by variable elimination."""
+        params, target = self.parameters_, codes.shape[1] - 1
+        free = {target, *gone}
+        factors = []
+        for j in families:
+            scope = (*np.asarray(params.parents[j]).tolist(), j)
+            table = np.exp(params.log_cpts[j]).reshape(self._arities[list(scope)])
+            seen = [a for a, v in enumerate(scope) if v not in free]
+            kept = [a for a, v in enumerate(scope) if v in free]
+            table = table.transpose(seen + kept)
+            if seen:
+                values = table[tuple(codes[:, scope[a]] for a in seen)]
+                # impossible whatever the class and the missing features: left out
+                dead = ~(values.reshape(len(values), -1) > 0).any(axis=1)
+                values[dead] = 1.0
+            else:
+                values = table[None]
+            factors.append((tuple(scope[a] for a in kept), values))
+        values, log_scale = sum_out(factors, order, (target,))
+        with np.errstate(divide="ignore"):
+            return np.log(values) + log_scale[:, None]
+
+    def _configurations(self, gone):
+        return itertools.product(*(range(int(self._arities[m])) for m in gone))
+
+    def _possible_families(self, codes, values, gone, families) -> np.ndarray:
+        """``alive[f, i]``: family ``families[f]`` is possible at row ``i``.
+
+        Possible for some class and configuration of the features ``gone``.
+        """
+        target, k = codes.shape[1] - 1, len(self.classes_)
+        alive = np.zeros((len(families), codes.shape[0]), dtype=bool)
+        for config in self._configurations(gone):
             codes[:, gone] = config
             for c in range(k):
                 codes[:, target] = c
-                total = sum(self._family_rows(j, codes, values) for j in families)
+                for f, j in enumerate(families):
+                    alive[f] |= np.isfinite(self._family_rows(j, codes, values))
+        return alive
+
+    def _summed(self, codes, values, gone, integrated, families, alive=None) -> np.ndarray:
+        target, k = codes.shape[1] - 1, len(self.classes_)
+        joint = np.full((codes.shape[0], k), -np.inf)
+        for config in self._configurations(gone):
+            codes[:, gone] = config
+            for c in range(k):
+                codes[:, target] = c
+                total = np.zeros(codes.shape[0])
+                for f, j in enumerate(families):
+                    part = self._family_rows(j, codes, values)
+                    total += part if alive is None else np.where(alive[f], part, 0.0)
                 if integrated:
                     total = total + self._gaussian_block(integrated, codes, values)
                 joint[:, c] = np.logaddexp(joint[:, c], total)
@@ -367,13 +483,16 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         if incomplete.any():
             rows = np.flatnonzero(incomplete)
             patterns, group = np.unique(absent[rows], axis=0, return_inverse=True)
-            for g, pattern in enumerate(patterns):
+            plans = [self._sum_plan(pattern) for pattern in patterns]  # refusals first
+            for g, plan in enumerate(plans):
                 chosen = rows[group.ravel() == g]
                 joint[chosen] = self._marginal_joint(
-                    codes[chosen],
-                    None if values is None else values[chosen],
-                    np.flatnonzero(pattern).tolist(),
+                    codes[chosen], None if values is None else values[chosen], plan
                 )
+        # observed values impossible together (each possible alone, so no family dropped out;
+        # maximum-likelihood tables only): the class's training frequencies
+        impossible = ~np.isfinite(joint).any(axis=1)
+        joint[impossible] = self._class_log_frequencies
         return joint - logsumexp(joint, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:

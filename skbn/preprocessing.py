@@ -110,8 +110,7 @@ def mdlp_cut_points(values: np.ndarray, classes: np.ndarray, n_classes: int) -> 
         right_sum = np.cumsum((_xlog2x(after + 1.0) - _xlog2x(after))[::-1])[::-1]
         n_left = (boundaries + 1).astype(np.float64)
         weighted = (
-            _xlog2x(n_left) - left_sum[boundaries]
-            + _xlog2x(n - n_left) - right_sum[boundaries + 1]
+            _xlog2x(n_left) - left_sum[boundaries] + _xlog2x(n - n_left) - right_sum[boundaries + 1]
         ) / n
         best = int(np.argmin(weighted))
         split = lo + int(boundaries[best]) + 1

@@ -14,18 +14,43 @@ from numba import njit, prange
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _row_joint(codes, i, target, c, nodes, parent_ptr, parents, strides, table_ptr, tables, r):
-    total = 0.0
+def _family_value(
+    codes, i, target, c, f, nodes, parent_ptr, parents, strides, table_ptr, tables, r
+):
+    j = nodes[f]
+    index = 0
+    for m in range(parent_ptr[f], parent_ptr[f + 1]):
+        k = parents[m]
+        v = c if k == target else codes[i, k]
+        index += v * strides[m]
+    x = c if j == target else codes[i, j]
+    return tables[table_ptr[f] + index * r[f] + x]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_joint(codes, i, target, out, nodes, parent_ptr, parents, strides, table_ptr, tables, r):
+    """Fill ``out[i]``, leaving out families impossible under every class.
+
+    Such a family (a zero of a maximum-likelihood table) says nothing about the class.
+    """
+    n_classes = out.shape[1]
+    for c in range(n_classes):
+        out[i, c] = 0.0
     for f in range(nodes.shape[0]):
-        j = nodes[f]
-        index = 0
-        for m in range(parent_ptr[f], parent_ptr[f + 1]):
-            k = parents[m]
-            v = c if k == target else codes[i, k]
-            index += v * strides[m]
-        x = c if j == target else codes[i, j]
-        total += tables[table_ptr[f] + index * r[f] + x]
-    return total
+        possible = False
+        for c in range(n_classes):
+            v = _family_value(
+                codes, i, target, c, f, nodes, parent_ptr, parents, strides, table_ptr, tables, r
+            )
+            if v > -np.inf:
+                possible = True
+                break
+        if not possible:
+            continue
+        for c in range(n_classes):
+            out[i, c] += _family_value(
+                codes, i, target, c, f, nodes, parent_ptr, parents, strides, table_ptr, tables, r
+            )
 
 
 @njit(cache=True, nogil=True)
@@ -36,10 +61,7 @@ def class_log_joint_serial(
     n = codes.shape[0]
     out = np.empty((n, n_classes))
     for i in range(n):
-        for c in range(n_classes):
-            out[i, c] = _row_joint(
-                codes, i, target, c, nodes, parent_ptr, parents, strides, table_ptr, tables, r
-            )
+        _row_joint(codes, i, target, out, nodes, parent_ptr, parents, strides, table_ptr, tables, r)
     return out
 
 
@@ -54,8 +76,5 @@ def class_log_joint(
     n = codes.shape[0]
     out = np.empty((n, n_classes))
     for i in prange(n):
-        for c in range(n_classes):
-            out[i, c] = _row_joint(
-                codes, i, target, c, nodes, parent_ptr, parents, strides, table_ptr, tables, r
-            )
+        _row_joint(codes, i, target, out, nodes, parent_ptr, parents, strides, table_ptr, tables, r)
     return out

@@ -2,6 +2,7 @@
 """BayesianNetworkClassifier: exact posteriors, agreement with scikit-learn's naive Bayes,
 scikit-learn's checks and the pipeline idioms."""
 
+import itertools
 import pickle
 
 import numpy as np
@@ -306,3 +307,140 @@ def test_the_discretizers_feature_positions_are_named():
         BayesianNetworkClassifier(
             "naive_bayes", discretizer=KBinsDiscretizer(3, encode="ordinal")
         ).fit(X, [0, 1] * 20)
+
+
+def _iss_zero_data():
+    # a = "v" only with class 0, b = "w" only with class 1: under maximum likelihood the row
+    # (v, w) is impossible for both classes
+    X = pd.DataFrame({"a": ["v", "u", "u", "u"] * 25, "b": ["x", "x", "w", "x"] * 25})
+    return X, np.array([0, 1, 1, 0] * 25)
+
+
+@pytest.mark.parametrize("structure", ["naive_bayes", "tan", "hill_climb"])
+def test_iss_zero_gives_finite_probabilities(structure):
+    # these were [[nan, nan]] and predict picked class 0
+    X, y = _iss_zero_data()
+    clf = BayesianNetworkClassifier(structure, iss=0).fit(X, y)
+    rows = pd.DataFrame({"a": ["v", "v", None], "b": ["w", "x", "w"]})
+    proba = clf.predict_proba(rows)
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    # (v, w): impossible together under both classes: the class frequencies (1/2, 1/2)
+    np.testing.assert_allclose(proba[0], [0.5, 0.5])
+    # (v, x): maximum likelihood says class 0 for sure (a = v is never seen with class 1)
+    np.testing.assert_allclose(proba[1], [1.0, 0.0])
+    scores = cross_val_score(
+        BayesianNetworkClassifier(structure, iss=0), X, y, cv=5, scoring="neg_log_loss"
+    )
+    assert np.isfinite(scores).all()
+
+
+def test_iss_zero_naive_bayes_is_maximum_likelihood():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    X = pd.DataFrame({f"x{j}": (rng.random(300) < 0.3 + 0.4 * y).astype(int) for j in range(3)})
+    clf = BayesianNetworkClassifier("naive_bayes", iss=0).fit(X, y)
+    row = X.iloc[:1]
+    by_hand = np.array(
+        [
+            np.mean(y == c)
+            * np.prod([np.mean(X[f"x{j}"][y == c] == row.iloc[0, j]) for j in range(3)])
+            for c in (0, 1)
+        ]
+    )
+    np.testing.assert_allclose(clf.predict_proba(row)[0], by_hand / by_hand.sum())
+
+
+def test_a_family_impossible_under_every_class_is_left_out():
+    # the kernel skips a family whose value is -inf for every class, as for any class
+    codes = np.array([[0, 0, 0]])
+    nodes = np.array([2, 0, 1])  # the class (2), then two children
+    parent_ptr, parents = np.array([0, 0, 1, 2]), np.array([2, 2])
+    strides = np.array([1, 1])
+    class_table = np.log([0.25, 0.75])
+    child0 = np.log([[0.2, 0.8], [0.6, 0.4]]).ravel()
+    child1 = np.array([[-np.inf, 0.0], [-np.inf, 0.0]]).ravel()  # value 0: never seen
+    tables = np.concatenate([class_table, child0, child1])
+    table_ptr = np.array([0, 2, 6, 10])
+    r = np.array([2, 2, 2])
+    for kernel in (class_log_joint, class_log_joint_serial):
+        out = kernel(codes, 2, 2, nodes, parent_ptr, parents, strides, table_ptr, tables, r)
+        np.testing.assert_allclose(out[0], np.log([0.25 * 0.2, 0.75 * 0.6]))
+
+
+def test_missing_leaves_sum_out_without_enumeration():
+    # naive Bayes: a missing feature is a leaf and sums to one, so the posterior with seven
+    # of eight features missing is that of a model of the one observed feature, and with all
+    # eight missing the class's own table; both were enumerated (390,625 configurations:
+    # refused) before
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 400)
+    X = pd.DataFrame({f"x{j}": (rng.integers(0, 5, 400) + y) % 5 for j in range(8)})
+    clf = BayesianNetworkClassifier("naive_bayes").fit(X, y)
+    one = BayesianNetworkClassifier("naive_bayes").fit(X[["x0"]], y)
+    rows = X.iloc[:20].astype(float)
+    rows.iloc[:, 1:] = np.nan
+    np.testing.assert_allclose(clf.predict_proba(rows), one.predict_proba(X[["x0"]].iloc[:20]))
+    rows.iloc[:, 0] = np.nan
+    prior = np.exp(clf.parameters_.log_cpts[-1][0])
+    np.testing.assert_allclose(clf.predict_proba(rows), np.tile(prior, (20, 1)))
+
+
+def test_too_many_configurations_are_refused_before_any_row_is_summed(monkeypatch):
+    # rows that observe only a feature with a feature parent must sum out that parent's six
+    # states (a table of 12 with the class), over the (lowered) limit of 5; a summable
+    # pattern comes first, and the
+    # refusal must come before it is summed
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 500)
+    X = pd.DataFrame({f"x{j}": rng.integers(0, 6, 500) for j in range(5)})
+    clf = BayesianNetworkClassifier("tan").fit(X, y)
+    child = next(v for v in X.columns if len(list(clf.graph_.predecessors(v))) == 2)
+    rows = X.iloc[:4].astype(float)
+    rows.iloc[0, :] = np.nan  # all missing: every feature barren, nothing to enumerate
+    rows.loc[rows.index[1:], [c for c in X.columns if c != child]] = np.nan
+    monkeypatch.setattr("skbn.classification.MAX_MISSING_CONFIGURATIONS", 5)
+    summed = []
+    for method in ("_summed", "_eliminated"):
+        monkeypatch.setattr(clf, method, lambda *a, **k: summed.append(1))
+    with pytest.raises(ValueError, match="joint configurations, more than 5"):
+        clf.predict_proba(rows)
+    assert summed == []
+
+
+@pytest.mark.parametrize("structure", ["tan", "hill_climb"])
+def test_missing_features_sum_out_as_the_brute_force_joint(structure):
+    # every family's table, every configuration of a row's missing features: the posterior
+    # by the definition, against the classifier's elimination
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 600)
+    X = pd.DataFrame({"x0": (y + rng.integers(0, 2, 600)) % 3})
+    for j in range(1, 5):
+        X[f"x{j}"] = (X[f"x{j - 1}"] + y * (j % 2) + rng.integers(0, 2, 600)) % 3
+    clf = BayesianNetworkClassifier(structure).fit(X, y)
+    rows = X.iloc[:30].astype(float).mask(rng.random((30, 5)) < 0.5)
+    params, names = clf.parameters_, [*X.columns, "class"]
+    arities = [3] * 5 + [3]
+    expected = np.zeros((30, 3))
+    for i in range(30):
+        row = rows.iloc[i]
+        gone = [j for j in range(5) if np.isnan(row.iloc[j])]
+        for config in itertools.product(range(3), repeat=len(gone)):
+            x = [0 if np.isnan(v) else int(v) for v in row] + [0]
+            for m, v in zip(gone, config):
+                x[m] = v
+            for c in range(3):
+                x[5] = c
+                log_p = 0.0
+                for j in range(6):
+                    pa = list(params.parents[j])
+                    q = (
+                        np.ravel_multi_index([x[u] for u in pa], [arities[u] for u in pa])
+                        if pa
+                        else 0
+                    )
+                    log_p += params.log_cpts[j][q, x[j]]
+                expected[i, c] += np.exp(log_p)
+    expected /= expected.sum(axis=1, keepdims=True)
+    assert names[-1] == "class"
+    np.testing.assert_allclose(clf.predict_proba(rows), expected, rtol=1e-10)

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Variable elimination over discrete factors, many evidence rows at once.
+
+A factor is ``(scope, values)``: ``scope`` a tuple of variables, ``values`` an array of
+shape ``(n_rows or 1, *arities of scope)``, one table per row (a row's evidence already
+applied, so the row axis broadcasts where a factor does not depend on it). Summing a
+variable out multiplies the factors that hold it and sums its axis, in one ``einsum``; each
+new factor is scaled per row by its largest entry (the logs of the scales are kept), so
+long products do not underflow.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+
+import numpy as np
+
+__all__ = ["elimination_order", "sum_out"]
+
+_LETTERS = string.ascii_letters
+
+
+def _cells(scope, arities) -> int:
+    return math.prod(int(arities[v]) for v in scope)
+
+
+def elimination_order(scopes, eliminate, arities) -> tuple[list[int], int]:
+    """A greedy order (smallest new factor first) and the largest factor it forms.
+
+    Parameters
+    ----------
+    scopes : iterable of iterables of int
+        The factors' variables.
+    eliminate : iterable of int
+        The variables to sum out.
+    arities : sequence of int
+        States of each variable.
+
+    Returns
+    -------
+    order : list of int
+    largest : int
+        Cells of the largest factor, the given ones included, that summing out in ``order``
+        holds at once (per row).
+
+    Examples
+    --------
+    >>> from skbn.network._elimination import elimination_order
+    >>> elimination_order([(0, 1), (1, 2), (2, 3)], [1, 2], [2, 3, 4, 5])
+    ([1, 2], 20)
+    """
+    scopes = [frozenset(s) for s in scopes]
+    largest = max((_cells(s, arities) for s in scopes), default=1)
+    remaining = sorted(set(eliminate))
+    order: list[int] = []
+    while remaining:
+        merged = {v: frozenset().union(*(s for s in scopes if v in s)) for v in remaining}
+        v = min(remaining, key=lambda u: (_cells(merged[u], arities), u))
+        largest = max(largest, _cells(merged[v], arities))
+        scopes = [s for s in scopes if v not in s] + [merged[v] - {v}]
+        remaining.remove(v)
+        order.append(v)
+    return order, largest
+
+
+def _combine(factors, out_scope) -> np.ndarray:
+    letter = {}
+    for scope, _ in factors:
+        for v in scope:
+            letter.setdefault(v, _LETTERS[len(letter)])
+    for v in out_scope:
+        letter.setdefault(v, _LETTERS[len(letter)])
+    terms = ",".join("..." + "".join(letter[v] for v in scope) for scope, _ in factors)
+    spec = f"{terms}->..." + "".join(letter[v] for v in out_scope)
+    return np.einsum(spec, *(values for _, values in factors))
+
+
+def sum_out(factors, order, keep) -> tuple[np.ndarray, np.ndarray]:
+    """Sum the variables ``order`` out of the product of ``factors``, one after another.
+
+    Parameters
+    ----------
+    factors : list of (tuple of int, ndarray)
+        As the module describes; at least one of them has the full row axis.
+    order : list of int
+        The variables to sum out, in this order (:func:`elimination_order`).
+    keep : tuple of int
+        The variables left; every factor's scope lies in ``order`` and ``keep``.
+
+    Returns
+    -------
+    values : ndarray of shape (n_rows, *arities of keep)
+        The product summed over ``order``, divided by ``exp(log_scale)`` per row.
+    log_scale : ndarray of shape (n_rows,)
+        ``-inf`` where a row's product is zero everywhere.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbn.network._elimination import sum_out
+    >>> prior = ((0,), np.array([[0.3, 0.7]]))
+    >>> child = ((0, 1), np.array([[[0.9, 0.1], [0.2, 0.8]]]))
+    >>> values, log_scale = sum_out([prior, child], [0], (1,))
+    >>> np.round(values * np.exp(log_scale)[:, None], 2)
+    array([[0.41, 0.59]])
+    """
+    factors = list(factors)
+    n = max(values.shape[0] for _, values in factors)
+    log_scale = np.zeros(n)
+    for v in order:
+        group = [f for f in factors if v in f[0]]
+        factors = [f for f in factors if v not in f[0]]
+        scope = tuple(sorted({u for s, _ in group for u in s} - {v}))
+        new = _combine(group, scope)
+        new = np.broadcast_to(new, (n, *new.shape[1:]))
+        top = new.reshape(n, -1).max(axis=1, initial=0.0)
+        with np.errstate(divide="ignore"):
+            log_scale += np.log(top)
+        new = new / np.where(top > 0, top, 1.0).reshape((n,) + (1,) * len(scope))
+        factors.append((scope, new))
+    values = _combine(factors, tuple(keep))
+    return np.broadcast_to(values, (n, *values.shape[1:])), log_scale
