@@ -544,5 +544,7 @@ class BaseStructureLearner(BaseEstimator):
         # others, so a learner set up for Gaussian data gets its Gaussian path checked
         tags.input_tags.categorical = kind != "gaussian"
         tags.input_tags.string = True
+        # a learner that learns from missing values takes NaN as missing, and says so
+        tags.input_tags.allow_nan = bool(self._handles_missing)
         tags.target_tags.required = False
         return tags
