@@ -29,7 +29,7 @@ LAYERS = [
             "skbn.utils._parallel": "n_jobs, joblib, numba threads",
             "skbn.utils._search": "scikit-learn's search internals",
             "skbn.utils._numeric": "numeric helpers",
-            "skbn.utils._memory": "memory= caches and data keys",
+            "skbn.utils._memory": "memory= caches, data keys, allocation checks",
             "skbn.utils._random": "seeds",
             "skbn.utils._features": "n_features_in_ and feature_names_in_",
             "skbn.utils._optuna_slots": "reproducible Optuna studies shared by workers",

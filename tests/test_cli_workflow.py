@@ -505,3 +505,42 @@ def test_make_learner_sets_what_each_learner_has():
         ValueError, match="--max-indegree applies to hc, tabu, mmhc, exact and mcmc, not boss"
     ):
         make_learner("boss", None, max_indegree=2)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["networks", "sample", "asia", "-n", "1000000000"], "Sampling 1000000000 rows"),
+        (["learn", "--network", "asia", "--nodes", "1000000000", "-n", "100"], "n_nodes="),
+    ],
+)
+def test_sizes_beyond_the_machine_are_refused_before_allocating(argv, message, capsys):
+    # these allocated 29.8 GiB (a traceback) or grew to 23 GB until the kernel killed them
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "GiB, more than this machine's" in err
+
+
+def test_memory_error_is_an_error_line_not_a_traceback(monkeypatch, capsys):
+    def exhausted(args):
+        raise MemoryError("Unable to allocate 9.3 GiB")
+
+    monkeypatch.setattr(COMMANDS["learn"], "run", exhausted)
+    assert main(["learn", "--network", "asia"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("skbn: error: out of memory (Unable to allocate 9.3 GiB)")
+    assert "Traceback" not in err
+
+
+def test_hill_climbing_refuses_p_squared_tables_beyond_memory(monkeypatch):
+    import numpy as np
+
+    from skbn.learners import HillClimb, TabuSearch
+
+    X = load_network("asia").sample(200, random_state=0)
+    monkeypatch.setattr("skbn.utils._memory.physical_memory", lambda: 1000)
+    for learner in (HillClimb(), TabuSearch()):
+        with pytest.raises(ValueError, match=r"on 8 variables \(its \(p, p\) tables"):
+            learner.fit(X)
+    monkeypatch.setattr("skbn.utils._memory.physical_memory", lambda: 2**34)
+    assert np.isfinite(HillClimb().fit(X).score(X))

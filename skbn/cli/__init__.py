@@ -132,4 +132,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError, OSError) as exc:
         print(f"skbn: error: {exc}", file=sys.stderr)
         return 2
+    except MemoryError as exc:
+        detail = f" ({exc})" if str(exc) else ""
+        print(
+            f"skbn: error: out of memory{detail}; ask for less: fewer rows (-n), nodes "
+            "(--nodes) or columns, or a learner with bounded memory (docs/limits.md).",
+            file=sys.stderr,
+        )
+        return 2
     return 0

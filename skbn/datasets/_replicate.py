@@ -12,6 +12,7 @@ from sklearn.utils import check_random_state
 from skbn.graph._array import topological_sort_array
 from skbn.graph._convert import as_adjacency
 from skbn.network._discrete import DiscreteBayesianNetwork
+from skbn.utils._memory import check_allocation
 
 __all__ = ["replicate_network"]
 
@@ -99,6 +100,8 @@ def replicate_network(network, n_nodes: int, connect_fraction: float = 0.1, rand
     if n_nodes < 1:
         raise ValueError(f"n_nodes must be at least 1, got {n_nodes}.")
     n_copies = max(1, math.ceil(n_nodes / p))
+    # the names, arcs and tables of every copy: at least 200 bytes a node
+    check_allocation(200.0 * n_copies * p, f"n_nodes={n_nodes}", "ask for fewer nodes")
     names = [f"{v}_{k}" for k in range(1, n_copies + 1) for v in nodes]
     if len(set(names)) != len(names):
         raise ValueError("Replicated node names collide; rename the base network's nodes.")

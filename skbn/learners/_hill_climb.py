@@ -15,6 +15,7 @@ from skbn.constraints import CONSTRAINT_PARAMETERS, start_graph_matrix
 from skbn.graph._array import has_path as _reaches
 from skbn.graph._array import name_order
 from skbn.scores import Score
+from skbn.utils._memory import check_allocation
 from skbn.utils._numeric import significant
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions
 
@@ -408,6 +409,14 @@ class HillClimb(BaseStructureLearner):
         return A
 
     def _prepare(self, data, constraints):
+        p = data.n_features
+        # the move scores (8 bytes a pair), tie keys (8), graph, reach and masks (4)
+        check_allocation(
+            20.0 * p * p,
+            f"{type(self).__name__} on {p} variables (its (p, p) tables of moves)",
+            "use FGES (criterion as here; --learner fges on the command line), whose memory "
+            "grows with the edges, not with p squared",
+        )
         allowed, required = self._constraints(constraints)
         return allowed, required, self._start(data.names, allowed, required)
 
