@@ -387,15 +387,21 @@ def hiton_spouses(test, x: int, pcs, sepsets: dict, alpha: float, max_sx: int) -
     return spouses
 
 
-def _orient(test, blankets, neighbours, alpha: float, max_sx: int) -> np.ndarray:
+def _orient(test, blankets, neighbours, alpha: float, max_sx: int, constraints=None) -> np.ndarray:
     """Colliders by bnlearn's rule, applied strongest first without cycles, then Meek.
 
     ``y - x - z`` with ``y``, ``z`` not adjacent is a collider when ``y`` and ``z`` are
     dependent given ``x`` together with every subset of the smaller of their blankets
     (without ``x`` and each other). Colliders are applied in increasing order of their
     largest p-value; one whose arcs are already oriented the other way, or that would close
-    a directed cycle, is skipped.
+    a directed cycle, is skipped. Arcs the data's model rules out (``constraints``: on mixed
+    data, from a continuous into a discrete column) are never made: a collider that needs
+    one is skipped, an edge with one direction ruled out takes the other, and Meek's rules
+    respect them, as :class:`~skbn.learners.PCStable` does.
     """
+    forbidden = None
+    if constraints is not None and not constraints.is_empty:
+        forbidden = constraints.forbidden
     p = len(blankets)
     A = np.zeros((p, p), dtype=np.int8)
     for x in range(p):
@@ -417,12 +423,20 @@ def _orient(test, blankets, neighbours, alpha: float, max_sx: int) -> np.ndarray
     for _, y, x, z in colliders:
         if not (A[y, x] and A[z, x]):
             continue  # an arc already points away from x
+        if forbidden is not None and (forbidden[y, x] or forbidden[z, x]):
+            continue  # the model holds no such arc
         # the arcs applied so far are acyclic: y -> x <- z closes a cycle iff x reaches y or z
         directed = (A == 1) & (A.T == 0)
         if reaches(directed, x, y) or reaches(directed, x, z):
             continue
         A[x, y] = A[x, z] = 0
-    return meek_orient_array(A, acyclic=True)
+    if forbidden is None:
+        return meek_orient_array(A, acyclic=True)
+    # an undirected edge with one direction ruled out takes the other
+    both = (A == 1) & (A.T == 1)
+    for a, b in zip(*np.nonzero(both & forbidden & ~forbidden.T)):
+        A[a, b], A[b, a] = 0, 1
+    return meek_orient_array(A, forbidden, acyclic=True)
 
 
 class _LocalLearner(BaseStructureLearner):
@@ -451,7 +465,7 @@ class _BlanketLearner(_LocalLearner):
         # they were added
         blankets = [[y for y in raw[x] if x in raw[y]] for x in range(p)]
         neighbours = _neighbours(test, blankets, self.alpha, max_sx)
-        A = _orient(test, blankets, neighbours, self.alpha, max_sx)
+        A = _orient(test, blankets, neighbours, self.alpha, max_sx, prepared)
         self.markov_blankets_ = {
             data.names[x]: [data.names[y] for y in sorted(blankets[x])] for x in range(p)
         }
@@ -667,9 +681,9 @@ class HITONPC(_LocalLearner):
         self.max_sx = max_sx
 
     def _learn(self, data, prepared):
-        return self._fit_sets(data)[0], "cpdag"
+        return self._fit_sets(data, prepared)[0], "cpdag"
 
-    def _fit_sets(self, data):
+    def _fit_sets(self, data, constraints=None):
         """The CPDAG, and what it came from: the test, the PC sets, the separating sets."""
         test, max_sx = self._setup(data)
         p = data.n_features
@@ -680,7 +694,7 @@ class HITONPC(_LocalLearner):
             around = [v for y in found[x] for v in found[y]] + list(found[x])
             blankets.append([v for v in dict.fromkeys(around) if v != x])
         neighbours = [[y for y in found[x] if x in found[y]] for x in range(p)]
-        A = _orient(test, blankets, neighbours, self.alpha, max_sx)
+        A = _orient(test, blankets, neighbours, self.alpha, max_sx, constraints)
         self.parents_and_children_ = {
             data.names[x]: [data.names[y] for y in sorted(neighbours[x])] for x in range(p)
         }
@@ -733,7 +747,7 @@ class HITONMB(HITONPC):
     """
 
     def _learn(self, data, prepared):
-        A, (test, found, sepsets, max_sx) = self._fit_sets(data)
+        A, (test, found, sepsets, max_sx) = self._fit_sets(data, prepared)
         pcs = dict(enumerate(found))
         self.markov_blankets_ = {}
         for x in range(data.n_features):

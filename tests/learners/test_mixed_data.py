@@ -4,10 +4,21 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 
 from skbn.datasets import load_network, make_conditional_gaussian
-from skbn.learners import FGES, MMHC, HillClimb, PCStable, TabuSearch
+from skbn.learners import (
+    FGES,
+    HITONMB,
+    HITONPC,
+    IAMB,
+    MMHC,
+    GrowShrink,
+    HillClimb,
+    PCStable,
+    TabuSearch,
+)
 from skbn.metrics import f1_adjacency
 from skbn.parameters import ParameterLearner
 from skbn.scores import CGLogLikelihood
@@ -87,3 +98,22 @@ def test_network_export_is_refused_with_a_reason(sample):
     learner = HillClimb().fit(sample.iloc[:, :10])
     with pytest.raises(ValueError, match="conditional-Gaussian"):
         _ = learner.network_
+
+
+@pytest.mark.parametrize("learner", [IAMB(), GrowShrink(), HITONPC(), HITONMB()])
+def test_local_learners_hold_no_arc_from_continuous_into_discrete(learner):
+    # they once oriented such arcs and failed after learning, fitting the parameters
+    from sklearn.datasets import load_wine
+
+    from skbn.classification import BayesianNetworkClassifier
+
+    X, y = load_wine(return_X_y=True, as_frame=True)
+    data = X.assign(cls=y.astype(str))
+    fitted = clone(learner).fit(data)
+    into_class = [
+        u for u in fitted.graph_.predecessors("cls") if not fitted.graph_.has_edge("cls", u)
+    ]
+    assert into_class == []
+    assert fitted.graph_.degree("cls") > 0  # the class is related to the measurements
+    clf = BayesianNetworkClassifier(clone(learner), discretizer=None).fit(X, y)
+    assert clf.score(X, y) > 0.9
