@@ -23,7 +23,7 @@ from sklearn.utils import assert_all_finite, get_tags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
-from skbn.graph._array import pdag_to_dag_array
+from skbn.graph._array import pdag_to_dag_array, topological_sort_array
 from skbn.learners._hill_climb import HillClimb
 from skbn.learners._registry import default_learner
 from skbn.learners._trees import TAN
@@ -243,29 +243,47 @@ def _naive_bayes(p: int, target: int) -> np.ndarray:
     return A
 
 
-def _dag_of(learner, names) -> np.ndarray:
-    """The DAG a fitted learner found (a consistent extension of a CPDAG or PDAG)."""
+def _graph_of(learner, names) -> tuple[np.ndarray, np.ndarray | None]:
+    """The DAG a fitted learner found, and its PDAG where that has no consistent extension.
+
+    A CPDAG or PDAG gives its consistent extension (Dor and Tarsi). A PDAG with none (PC's
+    conflicting colliders) keeps its directed arcs, and its undirected edges follow a
+    topological order of those arcs (ties broken by name, so the column order does not
+    matter); that may add v-structures, and the PDAG is returned too.
+    """
     graph = learner.graph_
     A = nx.to_numpy_array(graph, nodelist=list(names), dtype=np.int8)
     if graph.graph.get("kind", "dag") == "dag":
-        return A
+        return A, None
     dag = pdag_to_dag_array(A)
-    if dag is None:
+    if dag is not None:
+        return dag, None
+    by_name = np.argsort(np.array([str(v) for v in names], dtype=object), kind="stable")
+    directed = ((A == 1) & (A.T == 0)).astype(np.int8)
+    order = topological_sort_array(directed[np.ix_(by_name, by_name)])
+    if order is None:  # the directed arcs alone close a cycle: no DAG keeps them
         raise ValueError(
-            f"{type(learner).__name__} returned a PDAG with no consistent DAG extension, so "
+            f"{type(learner).__name__} returned a graph whose directed arcs form a cycle, so "
             "it defines no distribution to classify with; use another structure."
         )
-    return dag
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[by_name[order]] = np.arange(len(names))
+    undirected = (A == 1) & (A.T == 1)
+    dag = directed | (undirected & (rank[:, None] < rank[None, :])).astype(np.int8)
+    return dag, A
 
 
-def structure_dag(structure, data, target: int, random_state=None) -> np.ndarray:
+def structure_graph(structure, data, target: int, random_state=None):
     """The DAG of ``structure`` (a name of :data:`STRUCTURES` or a learner) over ``data``.
+
+    Returns ``(dag, pdag)``: ``pdag`` the learner's PDAG where it has no consistent DAG
+    extension (:func:`_graph_of`), else None.
 
     ``"auto"`` is :func:`~skbn.learners.default_learner` for the number of columns (BOSS
     without its tabu polish, or FGES), seeded by ``random_state``.
     """
     if isinstance(structure, str) and structure == "naive_bayes":
-        return _naive_bayes(data.n_features, target)
+        return _naive_bayes(data.n_features, target), None
     if isinstance(structure, str) and structure == "tan":
         learner = TAN(class_node=target)
     elif isinstance(structure, str) and structure == "hill_climb":
@@ -279,7 +297,12 @@ def structure_dag(structure, data, target: int, random_state=None) -> np.ndarray
             learner.set_params(polish=False)
     else:
         learner = clone(structure)
-    return _dag_of(learner.fit(data), data.names)
+    return _graph_of(learner.fit(data), data.names)
+
+
+def structure_dag(structure, data, target: int, random_state=None) -> np.ndarray:
+    """The DAG of :func:`structure_graph`."""
+    return structure_graph(structure, data, target, random_state)[0]
 
 
 def blanket_of(dag: np.ndarray, target: int) -> list[int]:
@@ -288,6 +311,20 @@ def blanket_of(dag: np.ndarray, target: int) -> list[int]:
     parents = np.flatnonzero(dag[:, target]).tolist()
     spouses = {int(k) for c in children for k in np.flatnonzero(dag[:, c])} - {target}
     return sorted(set(children) | set(parents) | spouses)
+
+
+def pdag_blanket_of(A: np.ndarray, target: int) -> list[int]:
+    """The blanket of ``target`` in a PDAG: what it could be in any orientation of it.
+
+    Its neighbours (parents, children and undirected ones) and the parents of its children
+    and of its undirected neighbours (spouses, were the neighbour a child).
+    """
+    directed = (A == 1) & (A.T == 0)
+    undirected = (A == 1) & (A.T == 1)
+    neighbours = set(np.flatnonzero(directed[target] | directed[:, target] | undirected[target]))
+    could_be_children = np.flatnonzero(directed[target] | undirected[target])
+    spouses = {int(k) for c in could_be_children for k in np.flatnonzero(directed[:, c])}
+    return sorted((neighbours | spouses) - {target})
 
 
 def check_kept_continuous(frame: pd.DataFrame, binning: Binning) -> None:

@@ -17,7 +17,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from skbn._supervised import (
     blanket_of,
-    structure_dag,
+    pdag_blanket_of,
+    structure_graph,
     supervised_data,
 )
 from skbn.base import BaseStructureLearner
@@ -123,9 +124,10 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
             blanket = clone(self.learner).blanket_of(data, target)
             self.graph_ = None
         else:
-            dag = structure_dag(self.learner, data, target, self.random_state)
+            dag, pdag = structure_graph(self.learner, data, target, self.random_state)
             self.graph_ = from_adjacency(dag, data.names, kind="dag")
-            blanket = blanket_of(dag, target)
+            # a PDAG without a consistent extension defines its blanket itself
+            blanket = blanket_of(dag, target) if pdag is None else pdag_blanket_of(pdag, target)
         self._support = np.zeros(len(names), dtype=bool)
         self._support[blanket] = True
         self.markov_blanket_ = np.array([names[j] for j in blanket], dtype=object)

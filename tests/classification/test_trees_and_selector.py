@@ -13,10 +13,11 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from skbn.classification import BayesianNetworkClassifier
 from skbn.datasets import load_network
 from skbn.feature_selection import MarkovBlanketSelector
 from skbn.graph import markov_blanket
-from skbn.learners import TAN, ChowLiu
+from skbn.learners import TAN, ChowLiu, PCStable
 from tests.data import load_oracle
 
 
@@ -123,3 +124,63 @@ def test_chow_liu_and_tan_equal_bnlearns(case):
         # ... and the same arcs when it hangs from bnlearn's root, the first feature
         first = next(c for c in X.columns if c != target)
         assert set(TAN(class_node=target, root=first).fit(X).graph_.edges) == expected, target
+
+
+class _FixedGraph:
+    """A fitted learner's stand-in: its graph_ alone."""
+
+    def __init__(self, graph):
+        self.graph_ = graph
+
+
+def _square_pdag(names):
+    # the chordless undirected 4-cycle a - b - c - d - a, and e -> a: no orientation of the
+    # cycle avoids a new v-structure or a directed cycle, so there is no consistent extension
+    import networkx as nx
+
+    g = nx.DiGraph(kind="pdag")
+    for u, v in [("a", "b"), ("b", "c"), ("c", "d"), ("d", "a")]:
+        g.add_edge(u, v)
+        g.add_edge(v, u)
+    g.add_edge("e", "a")
+    g.add_nodes_from(names)
+    return g
+
+
+@pytest.mark.parametrize("names", [list("abcde"), list("edcba"), list("cadeb")])
+def test_a_pdag_without_extension_gives_a_dag_keeping_its_arcs(names):
+    from skbn._supervised import _graph_of, pdag_blanket_of
+    from skbn.graph._array import pdag_to_dag_array, topological_sort_array
+
+    graph = _square_pdag(names)
+    A = nx.to_numpy_array(graph, nodelist=names, dtype=np.int8)
+    assert pdag_to_dag_array(A) is None
+    dag, pdag = _graph_of(_FixedGraph(graph), names)
+    np.testing.assert_array_equal(pdag, A)
+    assert topological_sort_array(dag) is not None  # acyclic
+    assert ((dag + dag.T) == (A | A.T)).all()  # the same skeleton, each edge once
+    i = {v: k for k, v in enumerate(names)}
+    assert dag[i["e"], i["a"]] == 1  # the directed arc kept
+    # the same DAG (by name) whatever the column order
+    by_name = sorted((names[u], names[v]) for u, v in zip(*np.nonzero(dag)))
+    # (the directed arcs' topological order, smallest name first: b, c, d, e, a)
+    assert by_name == [("b", "a"), ("b", "c"), ("c", "d"), ("d", "a"), ("e", "a")]
+    # the PDAG's blanket of b: its neighbours a, c and, a or c being a child, their parents
+    assert sorted(names[k] for k in pdag_blanket_of(A, i["b"])) == ["a", "c", "e"]
+
+
+def test_selector_and_classifier_take_a_pc_graph_without_extension():
+    # both once raised "PCStable returned a PDAG with no consistent DAG extension" here
+    from skbn._supervised import _graph_of, pdag_blanket_of, supervised_data
+
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    selector = MarkovBlanketSelector(PCStable()).fit(X, y)
+    data = supervised_data(MarkovBlanketSelector(), X, y, "auto")[0]
+    _, pdag = _graph_of(PCStable().fit(data), data.names)
+    assert pdag is not None  # the case at hand: no consistent extension
+    expected = [data.names[k] for k in pdag_blanket_of(pdag, data.n_features - 1)]
+    assert selector.markov_blanket_.tolist() == expected
+    clf = BayesianNetworkClassifier(PCStable()).fit(X, y)
+    proba = clf.predict_proba(X)
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
