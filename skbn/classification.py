@@ -66,7 +66,10 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         fastest search. ``"naive_bayes"``: the class is the only parent of each feature.
         ``"tan"``: a tree-augmented naive Bayes (:class:`~skbn.learners.TAN`), each feature
         with the class and at most one other feature as parents. A learner instance: its
-        structure, used as for ``"auto"``.
+        structure, used as for ``"auto"`` (a CPDAG or PDAG through a consistent DAG
+        extension; a PDAG with none, as PC's conflicting colliders can give, keeps its
+        directed arcs and orients its undirected edges along their topological order, names
+        breaking ties, which may add v-structures).
     discretizer : transformer, "auto", "mdlp" or None, default="auto"
         How continuous (float) features enter: binned by this scikit-learn transformer
         (ordinal codes), fitted on the training rows (with the labels, for a supervised

@@ -544,3 +544,61 @@ def test_hill_climbing_refuses_p_squared_tables_beyond_memory(monkeypatch):
             learner.fit(X)
     monkeypatch.setattr("skbn.utils._memory.physical_memory", lambda: 2**34)
     assert np.isfinite(HillClimb().fit(X).score(X))
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            [
+                "tune",
+                "--network",
+                "asia",
+                "--param",
+                "penalty_discount=1,2",
+                "--results",
+                "nodir/r.csv",
+            ],
+            "--results nodir/r.csv: the folder 'nodir' does not exist",
+        ),
+        (
+            ["bootstrap", "--network", "asia", "--strengths", "nodir/s.csv"],
+            "--strengths nodir/s.csv: the folder 'nodir' does not exist",
+        ),
+        (
+            ["fit-parameters", "g.json", "d.csv", "--out", "nodir/x.bif"],
+            "--out nodir/x.bif: the folder 'nodir' does not exist",
+        ),
+        (
+            ["learn", "--network", "asia", "--learner", "hc", "--alpha", "2"],
+            "--alpha applies to pc, mmhc and mcmc",
+        ),
+        (
+            ["learn", "--network", "asia", "--learner", "hc", "--iss", "-1"],
+            "--iss applies to the bdeu score; BIC() has no iss",
+        ),
+    ],
+)
+def test_options_that_would_fail_late_or_be_ignored_are_refused_first(
+    argv, message, capsys, monkeypatch
+):
+    # these failed only after the whole run, or were ignored without a word; all but --iss
+    # (whose score follows the data's kind) are refused before the data is read
+    from skbn.cli import bootstrap, learn, tune
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the data was read before the options were checked")
+
+    if "--iss" not in argv:
+        for module in (bootstrap, learn, tune):
+            monkeypatch.setattr(module, "load_source", no_work)
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_semicolon_separated_file_is_refused_with_the_fix(tmp_path, capsys):
+    path = tmp_path / "semi.csv"
+    path.write_text("a;b\n0;1\n1;0\n0;0\n")
+    assert main(["learn", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "separated by semicolons" in err and "sep=';'" in err

@@ -79,6 +79,20 @@ PICTURE_SUFFIXES = (".png", ".svg", ".svgz", ".pdf", ".eps", ".ps", ".jpg", ".jp
                     ".tiff", ".webp", ".pgf")  # fmt: skip
 
 
+#: The options that name a file a command writes (besides the pictures).
+OUTPUT_FILES = ("out", "results", "strengths")
+
+
+def _check_folder(path, flag: str) -> None:
+    """Refuse, before any work, a file to write whose folder does not exist."""
+    from pathlib import Path
+
+    if path is None or str(path) == "-":
+        return
+    if not Path(path).resolve().parent.is_dir():
+        raise ValueError(f"{flag} {path}: the folder {str(Path(path).parent)!r} does not exist.")
+
+
 def _check_picture(path, flag: str) -> None:
     """Refuse, before any work, a picture path whose format or folder will not do."""
     if path is None:
@@ -123,6 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for name in ("plot", "graph_plot"):  # a picture that cannot be written fails now
             _check_picture(getattr(args, name, None), "--" + name.replace("_", "-"))
+        for name in OUTPUT_FILES:  # and so does any other file the command writes
+            _check_folder(getattr(args, name, None), "--" + name.replace("_", "-"))
         with warnings.catch_warnings():
             # the library's warnings reach the user as one line each, without source paths
             warnings.showwarning = _show_warning

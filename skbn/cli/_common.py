@@ -165,6 +165,17 @@ def read_csv_checked(path: Path, na_values=()):
         )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {str(path)!r} as CSV: {exc}") from None
+    if len(header) == 1:
+        # one column whose name holds another separator: a file that is not comma-separated
+        found = [sep for sep in (";", "\t", "|") if sep in header[0]]
+        if found:
+            shown = {";": "semicolons", "\t": "tabs", "|": "bars"}[found[0]]
+            raise ValueError(
+                f"{str(path)!r} reads as one column named {header[0][:60]!r}: its fields are "
+                f"separated by {shown}, and skbn reads comma-separated files. Convert it, e.g. "
+                f"python -c \"import pandas as pd; pd.read_csv('{path}', sep={found[0]!r})"
+                f".to_csv('data.csv', index=False)\"."
+            )
     repeated = [name for name, count in Counter(header).items() if count > 1]
     if repeated:
         raise ValueError(
@@ -520,7 +531,7 @@ def save_outputs(
         save_figure(plot_graph(graph, truth=truth, title=title), plot)
 
 
-def make_score(name: str | None, kind: str, penalty_discount=1.0, gamma=None, iss=1.0):
+def make_score(name: str | None, kind: str, penalty_discount=1.0, gamma=None, iss=None):
     """Return the score ``name`` stands for on ``kind`` data, with the options it takes.
 
     None is the library's default for the kind; an option left None keeps the score's own
@@ -534,6 +545,11 @@ def make_score(name: str | None, kind: str, penalty_discount=1.0, gamma=None, is
     if gamma is not None and "gamma" not in accepted:
         raise ValueError(
             f"--gamma applies to the ebic scores; {score!r} has no gamma (use --score ebic)."
+        )
+    if iss is not None and "iss" not in accepted:
+        raise ValueError(
+            f"--iss applies to the bdeu score; {score!r} has no iss (use --score "
+            "bdeu on discrete data)."
         )
     return score.set_params(**{k: v for k, v in options.items() if k in accepted and v is not None})
 

@@ -69,7 +69,7 @@ def add_parser(commands) -> None:
         "alias such as x2, g2, mi-sh; default: g_sq on discrete data, fisher_z on continuous)",
     )
     learn.add_argument(
-        "--alpha", type=float, default=0.05, help="pc/mmhc: significance level (default: 0.05)"
+        "--alpha", type=float, default=None, help="pc/mmhc: significance level (default: 0.05)"
     )
     learn.add_argument(
         "--score",
@@ -92,7 +92,7 @@ def add_parser(commands) -> None:
         help="ebic gamma (default: the score's own, 1 for the default score, 0.5 for ebic)",
     )
     learn.add_argument(
-        "--iss", type=float, default=1.0, help="bdeu imaginary sample size (default: 1)"
+        "--iss", type=float, default=None, help="bdeu imaginary sample size (default: 1)"
     )
     learn.add_argument(
         "--max-indegree", type=int, default=None, help="hc/tabu/exact/mcmc: largest parent set"
@@ -119,6 +119,12 @@ def run(args) -> None:
             f"--test applies to {and_list(takes_test)}; --learner {args.learner} takes a score "
             "(--score)."
         )
+    takes_alpha = learners_taking("alpha")
+    if args.alpha is not None and args.learner not in takes_alpha:
+        raise ValueError(
+            f"--alpha applies to {and_list(takes_alpha)} (a CI test's level); --learner "
+            f"{args.learner} takes a score (--score)."
+        )
     if args.score is not None and args.learner not in [*learners_taking("criterion"), "auto"]:
         raise ValueError(
             f"--score does not apply to --learner {args.learner}, which takes a CI test (--test)."
@@ -132,7 +138,7 @@ def run(args) -> None:
         args.learner,
         score,
         make_test(args.test, data.kind),
-        alpha=args.alpha,
+        alpha=0.05 if args.alpha is None else args.alpha,
         max_indegree=args.max_indegree,
         max_degree=args.max_degree,
         random_state=args.random_state,
