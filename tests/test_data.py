@@ -73,6 +73,18 @@ def test_string_dtype_columns_are_discrete():
             ValueError,
             "'b'.*up to 1e\\+160.*overflows float64. Rescale",
         ),
+        # the variance of 'b' would underflow (FGES, BOSS and HillClimb once found no arc)
+        (
+            pd.DataFrame({"a": [1.0, 2.0, 0.5], "b": [1e-160, -3e-161, 2e-162]}),
+            ValueError,
+            "'b' vary so little.*underflows float64. Rescale",
+        ),
+        # values near 1e-150, spread over 1e-150: the same
+        (
+            pd.DataFrame({"a": [1.0, 2.0, 0.5], "b": [1e-150, 2e-150, 1.5e-150]}),
+            ValueError,
+            "'b' vary so little",
+        ),
         (pd.DataFrame({"a": [1.0], "b": [2.0]}), ValueError, "1 sample"),
         (np.zeros((5, 0)), ValueError, "0 feature"),
         (pd.DataFrame([[1, 2], [3, 4]], columns=["a", "a"]), ValueError, "Duplicate.*'a'"),
@@ -301,3 +313,17 @@ def test_many_columns_keep_one_copy_of_the_data(monkeypatch):
     assert not np.shares_memory(row_major.columns, row_major.values)
     assert row_major.columns is row_major.columns
     np.testing.assert_array_equal(row_major.columns, raw)
+
+
+@pytest.mark.parametrize("scale", [1e-145, 1.0, 1e140])
+def test_gaussian_structure_does_not_depend_on_a_columns_scale(scale):
+    # at 1e-160 the column was read as constant (no arc) by FGES, BOSS and HillClimb; now
+    # refused there, and from 1e-145 to 1e140 every learner finds the one dependence
+    from skbn.learners import BOSS, FGES, HillClimb, PCStable
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=500)
+    X = pd.DataFrame({"a": x * scale, "b": x + 0.3 * rng.normal(size=500)})
+    for learner in (FGES(), BOSS(), HillClimb(), PCStable()):
+        graph = learner.fit(X).graph_
+        assert {frozenset(e) for e in graph.edges} == {frozenset("ab")}

@@ -375,12 +375,12 @@ def check_data(
         # covariances are sums of n products of deviations (each at most twice the largest
         # absolute value): they must fit in float64, without copying the data to check it
         if not len(values):
-            largest = np.zeros(len(continuous))
+            top = bottom = np.zeros(len(continuous))
         elif all(n_observed[n] == n_rows for n in continuous):
-            # np.abs would copy the data
-            largest = np.maximum(values.max(axis=0), -values.min(axis=0))
+            top, bottom = values.max(axis=0), values.min(axis=0)  # np.abs would copy the data
         else:
-            largest = np.maximum(np.nanmax(values, axis=0), -np.nanmin(values, axis=0))
+            top, bottom = np.nanmax(values, axis=0), np.nanmin(values, axis=0)
+        largest = np.maximum(top, -bottom)
         limit = np.sqrt(np.finfo(np.float64).max / (4.0 * max(len(values), 1)))
         huge = [n for n, m in zip(continuous, largest) if m > limit]
         if huge:
@@ -390,6 +390,19 @@ def check_data(
                 "variance overflows float64. Rescale them first (e.g. sklearn.preprocessing."
                 "StandardScaler, or divide by a power of ten); the learned structure does not "
                 "depend on the scale of a column."
+            )
+        # and the squares of the deviations must stay normal numbers: below about 1e-146 a
+        # column's variance and covariances lose their digits to underflow, and it reads as
+        # constant
+        spread = top - bottom
+        least = np.sqrt(np.finfo(np.float64).tiny) * 2.0**26
+        tiny = [n for n, d in zip(continuous, spread) if 0 < d < least]
+        if tiny:
+            raise ValueError(
+                f"Columns {_show(tiny)} vary so little (by {spread[spread > 0].min():.3g} "
+                "at most) that their variance underflows float64. Rescale them first (e.g. "
+                "sklearn.preprocessing.StandardScaler, or multiply by a power of ten); the "
+                "learned structure does not depend on the scale of a column."
             )
 
     if kind == "auto":
