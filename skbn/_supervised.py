@@ -255,10 +255,14 @@ def _graph_of(learner, names) -> tuple[np.ndarray, np.ndarray | None]:
     A = nx.to_numpy_array(graph, nodelist=list(names), dtype=np.int8)
     if graph.graph.get("kind", "dag") == "dag":
         return A, None
-    dag = pdag_to_dag_array(A)
-    if dag is not None:
-        return dag, None
+    # the extension is taken in name order, so the same CPDAG gives the same DAG (and the
+    # same parameters and predictions) whatever the order of the columns
     by_name = np.argsort(np.array([str(v) for v in names], dtype=object), kind="stable")
+    dag = pdag_to_dag_array(A[np.ix_(by_name, by_name)])
+    if dag is not None:
+        out = np.empty_like(dag)
+        out[np.ix_(by_name, by_name)] = dag
+        return out, None
     directed = ((A == 1) & (A.T == 0)).astype(np.int8)
     order = topological_sort_array(directed[np.ix_(by_name, by_name)])
     if order is None:  # the directed arcs alone close a cycle: no DAG keeps them
