@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -28,16 +30,39 @@ def _as_double(log_p: float) -> float:
     return log_p if math.exp(log_p) > 0.0 else -math.inf
 
 
+#: Most p-values :class:`_Tests` keeps; past it the older half is dropped (a test asked for
+#: again is run again), so memory stays bounded on dense data, where MMPC asks for
+#: exponentially many distinct tests (about 100 bytes each).
+MAX_CACHED_TESTS = 2_000_000
+
+#: A candidate set this large, with ``max_cond_size=None``, gets a warning: every step of
+#: MMPC then tests up to ``2**k`` conditioning sets.
+LARGE_CANDIDATE_SET = 16
+
+
 class _Tests:
     """Log p-values of (x, y | S) for one data set, cached symmetrically in x and y.
 
     ``doubles``: p-values as R holds them, so those that underflow to 0 tie (bnlearn's).
+    The cache holds at most ``max_cached`` tests (:data:`MAX_CACHED_TESTS`); ``n_run``
+    counts the distinct tests run (a test dropped from the cache and run again counts again).
     """
 
-    def __init__(self, bound, doubles: bool = False) -> None:
+    def __init__(self, bound, doubles: bool = False, max_cached: int | None = None) -> None:
         self.bound = bound
         self.doubles = doubles
         self.cache: dict = {}
+        self.max_cached = MAX_CACHED_TESTS if max_cached is None else max_cached
+        self.n_run = 0
+        self._lock = threading.Lock()
+
+    def _store(self, items) -> None:
+        with self._lock:  # the threads of one skeleton share the cache
+            self.n_run += sum(key not in self.cache for key in items)
+            self.cache.update(items)
+            if len(self.cache) > self.max_cached:
+                for key in list(itertools.islice(self.cache, len(self.cache) // 2)):
+                    del self.cache[key]
 
     def __call__(self, x: int, y: int, cond: tuple) -> float:
         key = (min(x, y), max(x, y), frozenset(cond))
@@ -45,20 +70,24 @@ class _Tests:
         if value is None:
             value = self.bound.log_pvalue(x, y, np.array(sorted(cond), dtype=np.int64))
             value = _as_double(value) if self.doubles else value
-            self.cache[key] = value
+            self._store({key: value})
         return value
 
     def many(self, xs: list, y: int, cond: tuple) -> list[float]:
         """``[self(x, y, cond) for x in xs]``, the tests not cached yet in one batch."""
         given = frozenset(cond)
         keys = [(min(x, y), max(x, y), given) for x in xs]
-        missing = [x for x, key in zip(xs, keys) if key not in self.cache]
+        found = [self.cache.get(key) for key in keys]
+        missing = [x for x, value in zip(xs, found) if value is None]
         if missing:
             values = self.bound.log_pvalues(missing, y, np.array(sorted(cond), dtype=np.int64))
+            fresh = {}
             for x, value in zip(missing, values.tolist()):
                 value = _as_double(value) if self.doubles else value
-                self.cache[(min(x, y), max(x, y), given)] = value
-        return [self.cache[key] for key in keys]
+                fresh[(min(x, y), max(x, y), given)] = value
+            self._store(fresh)
+            found = [fresh[key] if value is None else value for key, value in zip(keys, found)]
+        return found
 
 
 def _subsets(items, max_size, must=None):
@@ -107,6 +136,18 @@ def mmpc(tests, target: int, p: int, log_alpha: float, max_cond_size, rank, poss
             break
         best = min(candidates, key=lambda v: (worst[v], rank[v]))
         cpc.append(best)
+        if len(cpc) == LARGE_CANDIDATE_SET and (
+            max_cond_size is None or max_cond_size >= LARGE_CANDIDATE_SET
+        ):
+            warnings.warn(
+                f"MMPC's parents-and-children set of variable {target} holds "
+                f"{LARGE_CANDIDATE_SET} variables: each further step tests every subset of "
+                f"it (2**{LARGE_CANDIDATE_SET} and more), which on dense data takes hours. "
+                "Bound the conditioning sets with max_cond_size (e.g. 3), or use BOSS or "
+                "FGES, whose cost grows with the edges.",
+                UserWarning,
+                stacklevel=2,
+            )
         candidates.remove(best)
         newest = best
     for x in list(cpc):
@@ -140,7 +181,7 @@ def _skeleton(key, data, ci_test, alpha, max_cond_size, possible, n_jobs, tie_or
         for x in pcs[t]:
             if t in pcs[x]:
                 allowed[x, t] = allowed[t, x] = True
-    return allowed, len(tests.cache)
+    return allowed, tests.n_run
 
 
 class MMHC(BaseStructureLearner):
@@ -202,7 +243,8 @@ class MMHC(BaseStructureLearner):
         The MMPC skeleton (pairs of names) the search was restricted to.
     score_ : float
     n_tests_ : int
-        Distinct CI tests run (read from the cache, with ``memory``, when MMPC did not run).
+        Distinct CI tests run (read from the cache, with ``memory``, when MMPC did not run;
+        past ``MAX_CACHED_TESTS`` kept p-values, a test dropped and run again counts again).
     parameters_ : object
 
     References

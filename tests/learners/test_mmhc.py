@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 import networkx as nx
+import numpy as np
 import pytest
 
 from skbn.ci_tests import ChiSquare, FisherZ
@@ -116,3 +117,50 @@ def test_column_ties_give_bnlearns_mmpc_and_mmhc(case):
     learner = MMHC("mi", "bic", tie_order="columns").fit(X)
     assert learner.skeleton_ == {frozenset(pair) for pair in case["mmpc"]}
     assert set(learner.graph_.edges) == {tuple(arc) for arc in case["mmhc"]}
+
+
+def test_the_test_cache_is_bounded_and_gives_the_same_skeleton(monkeypatch):
+    # dense data once grew the p-value cache until MemoryError (5.9 GB at 18 columns)
+    from skbn.learners import _mmhc
+
+    X = load_network("asia").sample(2000, random_state=0)
+    free = MMHC().fit(X)
+    kept = []
+    original = _mmhc._Tests._store
+
+    def store(self, items):
+        original(self, items)
+        kept.append(len(self.cache))
+
+    monkeypatch.setattr(_mmhc, "MAX_CACHED_TESTS", 10)
+    monkeypatch.setattr(_mmhc._Tests, "_store", store)
+    bounded = MMHC().fit(X)
+    assert max(kept) <= 10
+    assert bounded.skeleton_ == free.skeleton_
+    assert set(bounded.graph_.edges) == set(free.graph_.edges)
+    assert bounded.n_tests_ >= free.n_tests_  # dropped tests ran again
+
+
+def test_a_large_candidate_set_warns_that_subsets_grow_exponentially():
+    # every pair dependent given anything (dense data with one latent factor behind all the
+    # columns): the set of the target grows to all 19 others, and each step tests every
+    # subset; the warning comes when it reaches 16, before the exponential part
+    import math
+    import warnings
+
+    from skbn.learners._mmhc import mmpc
+
+    class Dependent:
+        def __call__(self, x, y, cond):
+            return -math.inf
+
+        def many(self, xs, y, cond):
+            return [-math.inf] * len(xs)
+
+    rank = np.arange(20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserWarning, match="holds 16 variables.*max_cond_size"):
+            mmpc(Dependent(), 0, 20, math.log(0.05), None, rank)
+        # bounded conditioning sets: no warning, and every variable is kept
+        assert mmpc(Dependent(), 0, 20, math.log(0.05), 3, rank) == set(range(1, 20))
