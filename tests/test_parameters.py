@@ -228,3 +228,22 @@ def test_fit_network_names_the_network_after_its_graph_not_the_estimator():
     X = bn.sample(500, random_state=0)
     assert fit_network(bn.graph, X).name == "asia"
     assert fit_network(HillClimb().fit(X).graph_, X).name == "network"
+
+
+def test_tables_beyond_the_machines_memory_are_refused_before_counting(monkeypatch):
+    # two string columns of 30,000 and 29,999 states once died in numba's "Allocation failed"
+    # (the classifier's TAN) or asked for 6.71 GiB (ChowLiu); here 300 x 299 states against
+    # a machine of 1 MB, the same path
+    from skbn.classification import BayesianNetworkClassifier
+    from skbn.learners import ChowLiu
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 300, 3000)
+    X = pd.DataFrame({"a": [f"u{v}" for v in a], "b": [f"v{v % 299}" for v in a]})
+    monkeypatch.setattr("skbn.utils._memory.physical_memory", lambda: 2**20)
+    with pytest.raises(ValueError, match=r"of 'b' given \['a'\].*300\] parent states and 299"):
+        ChowLiu().fit(X)
+    with pytest.raises(ValueError, match="parameter tables"):
+        BayesianNetworkClassifier("tan").fit(X, a % 2)
+    monkeypatch.setattr("skbn.utils._memory.physical_memory", lambda: 2**34)
+    assert ChowLiu().fit(X).parameters_ is not None

@@ -19,6 +19,7 @@ from skbn.data import DiscreteData, GaussianData, MixedData
 from skbn.graph._array import parents_csr
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.network._gaussian import LinearGaussianNetwork
+from skbn.utils._memory import check_allocation
 
 __all__ = ["CGParameters", "DiscreteParameters", "GaussianParameters", "fit_parameters"]
 
@@ -235,6 +236,8 @@ def fit_parameters(
     parents = tuple(indices[indptr[j] : indptr[j + 1]] for j in range(p))
     if isinstance(data, MixedData):
         _check_cg_arcs(data, parents)
+    if isinstance(data, (DiscreteData, MixedData)):
+        _check_table_sizes(data, parents)
     if data.has_missing:
         return _fit_available_case(data, parents, iss)
     if isinstance(data, DiscreteData):
@@ -255,6 +258,35 @@ def fit_parameters(
         for j, pa in enumerate(parents)
     ]
     return _gaussian_parameters(parents, fits)
+
+
+#: Bytes a discrete table's cell takes while it is fitted: its counts, the smoothed and
+#: normalised copies and the logs kept.
+_TABLE_CELL_BYTES = 32
+
+
+def _check_table_sizes(data, parents) -> None:
+    """Refuse, before counting, tables that would not fit in the machine's memory.
+
+    A table holds a row per configuration of the parents and a column per state, dense, so
+    two high-cardinality columns (30,000 states each) make one of 900 million cells.
+    """
+    discrete = getattr(data, "discrete", np.ones(data.n_features, dtype=bool))
+    arities = data.arities
+    cells = [
+        float(np.prod(arities[pa].astype(float))) * float(arities[j]) if discrete[j] else 0.0
+        for j, pa in enumerate(parents)
+    ]
+    largest = int(np.argmax(cells)) if cells else 0
+    names = data.names
+    check_allocation(
+        _TABLE_CELL_BYTES * sum(cells),
+        f"The parameter tables ({sum(cells):.3g} cells; the largest, of "
+        f"{names[largest]!r} given {[names[k] for k in parents[largest]]}, "
+        f"{cells[largest]:.3g} for {[int(arities[k]) for k in parents[largest]]} parent "
+        f"states and {int(arities[largest])} of its own)",
+        "drop or bin the high-cardinality columns (identifiers?)",
+    )
 
 
 def _check_cg_arcs(data: MixedData, parents) -> None:
