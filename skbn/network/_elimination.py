@@ -47,8 +47,10 @@ def elimination_order(scopes, eliminate, arities) -> tuple[list[int], int]:
     Examples
     --------
     >>> from skbn.network._elimination import elimination_order
+    >>> # summing 1 out forms a factor over 0 and 2 (from 2 * 3 * 4 cells), then 2 one over
+    >>> # 0 and 3 (from 2 * 4 * 5 = 40)
     >>> elimination_order([(0, 1), (1, 2), (2, 3)], [1, 2], [2, 3, 4, 5])
-    ([1, 2], 20)
+    ([1, 2], 40)
     """
     scopes = [frozenset(s) for s in scopes]
     largest = max((_cells(s, arities) for s in scopes), default=1)
