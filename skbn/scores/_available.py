@@ -136,7 +136,7 @@ class AvailableCaseScore(BoundScore):
         return self.n_samples / m * loglik - penalty
 
     def effect_pairs(self, block: int = 512):
-        """Pairs ``i < j`` whose single arc (either way) raises the score, on Gaussian data.
+        """Find the pairs ``i < j`` whose single arc (either way) raises the score (Gaussian).
 
         The score of ``y`` given ``x`` reads the rows observing both, so the screen works
         on each pair's available rows: the counts, sums, squares and cross-products of the
