@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import itertools
+import math
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -23,6 +25,11 @@ from skbn.utils._parallel import N_JOBS_CONSTRAINT, effective_n_jobs, numba_thre
 from skbn.utils._param_validation import Interval
 
 __all__ = ["PCStable"]
+
+
+#: A level of PCStable whose CI tests could exceed this many, with unbounded conditioning
+#: sets, gets a warning (dense data: the number grows as the subsets of each adjacency).
+LARGE_LEVEL_TESTS = 10_000_000
 
 
 def _name_order(names) -> np.ndarray:
@@ -243,6 +250,7 @@ class PCStable(BaseStructureLearner):
         gaussian = isinstance(bound.ci_test, FisherZ) and hasattr(bound, "correlation")
         z_crit = float(stats.norm.isf(self.alpha / 2))
         level = 0
+        warned = False
         while self.max_cond_size is None or level <= self.max_cond_size:
             neighbours = [
                 sorted(np.flatnonzero(adj[x]).tolist(), key=lambda v: rank[v]) for x in range(p)
@@ -255,6 +263,20 @@ class PCStable(BaseStructureLearner):
             ]
             if not pairs:
                 break
+            if self.max_cond_size is None and not warned:
+                # each pair tests up to C(|adj(x)| - 1, level) sets at this level
+                worst = sum(math.comb(len(neighbours[x]) - 1, level) for x, _ in pairs)
+                if worst > LARGE_LEVEL_TESTS:
+                    warned = True
+                    warnings.warn(
+                        f"PCStable's level {level} may run {worst:.3g} CI tests: the graph "
+                        "is still dense (data whose columns all depend on each other), and "
+                        "with max_cond_size=None every subset of each adjacency is tried. "
+                        "Bound the conditioning sets with max_cond_size (e.g. 3), or use "
+                        "BOSS or FGES, whose cost grows with the edges.",
+                        UserWarning,
+                        stacklevel=3,
+                    )
             levels.append(len(pairs))
             if gaussian:
                 width = max(1, max(len(nb) for nb in neighbours))

@@ -112,3 +112,22 @@ def test_wrong_kind_of_test_is_refused():
         PCStable(FisherZ()).fit(X)
     with pytest.raises(ValueError, match="alpha"):
         PCStable(alpha=1.5).fit(X)
+
+
+def test_a_dense_level_with_unbounded_conditioning_sets_warns(monkeypatch):
+    # one latent factor behind every column: the graph stays complete, and each level tries
+    # every subset of each adjacency (over 120 s at 25 columns, with no word); here 8 columns
+    # and a lowered threshold
+    import warnings
+
+    from skbn.learners import _pc
+
+    rng = np.random.default_rng(0)
+    factor = rng.normal(size=(2000, 1))
+    X = pd.DataFrame(factor + 0.7 * rng.normal(size=(2000, 8)), columns=list("abcdefgh"))
+    monkeypatch.setattr(_pc, "LARGE_LEVEL_TESTS", 100)
+    with pytest.warns(UserWarning, match=r"level \d may run .* max_cond_size"):
+        PCStable().fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        PCStable(max_cond_size=2).fit(X)
