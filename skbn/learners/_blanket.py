@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -276,6 +277,11 @@ def _smaller(a: list, b: list) -> list:
     return a if len(a) < len(b) else b
 
 
+#: A set this large, searched with no bound on the conditioning sets' size, gets a warning:
+#: every subset of it may be tested for one pair.
+LARGE_SUBSET_POOL = 16
+
+
 def _separation(test, x, y, fixed, pool, alpha, max_size, min_size=0):
     """Largest p-value of ``x`` vs ``y`` given ``fixed`` plus each subset of ``pool``.
 
@@ -284,6 +290,16 @@ def _separation(test, x, y, fixed, pool, alpha, max_size, min_size=0):
     Returns that p-value and the separating subset, or the largest p-value and None.
     """
     largest = 0.0
+    if min(len(pool), max_size) >= LARGE_SUBSET_POOL:
+        # one text, so the warnings filter shows it once
+        warnings.warn(
+            f"A conditioning set is searched over every subset of {LARGE_SUBSET_POOL} or "
+            "more variables (a blanket or neighbour set of dense data): "
+            f"2**{LARGE_SUBSET_POOL} tests and more for one pair. Bound the sets with max_sx (e.g. 3), or use BOSS or FGES, "
+            "whose cost grows with the edges.",
+            UserWarning,
+            stacklevel=2,
+        )
     for size in range(min_size, min(len(pool), max_size) + 1):
         for subset in itertools.combinations(pool, size):
             pvalue = test(x, y, [*fixed, *subset])

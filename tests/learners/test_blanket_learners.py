@@ -9,6 +9,8 @@ and the learner's graph bnlearn's ``gs``, ``iamb``, ``inter.iamb``, ``fast.iamb`
 ``iamb.fdr`` or ``si.hiton.pc`` graph, arc for arc.
 """
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from skbn.datasets import load_network
@@ -141,3 +143,23 @@ def test_hiton_mb_finds_alarms_blankets():
         true = set(markov_blanket(network.graph, node))
         scores.append(2 * len(found & true) / (len(found) + len(true)) if found | true else 1.0)
     assert np.mean(scores) >= 0.85
+
+
+def test_a_large_set_searched_without_bound_warns(monkeypatch):
+    # one latent factor behind every column: blankets hold everything, and each pair's
+    # separation tries every subset (IAMB 46.7 s at 18 columns, over 120 s at 25, no word);
+    # here 8 columns and a lowered threshold
+    import warnings
+
+    from skbn.learners import _blanket
+
+    rng = np.random.default_rng(0)
+    factor = rng.normal(size=(2000, 1))
+    X = pd.DataFrame(factor + 0.7 * rng.normal(size=(2000, 8)), columns=list("abcdefgh"))
+    monkeypatch.setattr(_blanket, "LARGE_SUBSET_POOL", 4)
+    for learner in (IAMB(), GrowShrink(), HITONMB()):
+        with pytest.warns(UserWarning, match="every subset of 4 or more variables.*max_sx"):
+            learner.fit(X)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            learner.set_params(max_sx=2).fit(X)
