@@ -295,8 +295,8 @@ def _separation(test, x, y, fixed, pool, alpha, max_size, min_size=0):
         warnings.warn(
             f"A conditioning set is searched over every subset of {LARGE_SUBSET_POOL} or "
             "more variables (a blanket or neighbour set of dense data): "
-            f"2**{LARGE_SUBSET_POOL} tests and more for one pair. Bound the sets with max_sx (e.g. 3), or use BOSS or FGES, "
-            "whose cost grows with the edges.",
+            f"2**{LARGE_SUBSET_POOL} tests and more for one pair. Bound the sets with "
+            "max_sx (e.g. 3), or use BOSS or FGES, whose cost grows with the edges.",
             UserWarning,
             stacklevel=2,
         )
