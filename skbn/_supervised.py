@@ -17,6 +17,7 @@ import warnings
 import networkx as nx
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.utils import assert_all_finite, get_tags
@@ -166,7 +167,7 @@ class Binning:
             "The discretizer must return one non-negative integer bin code per value, such "
             "as KBinsDiscretizer(encode='ordinal') or MDLPDiscretizer()"
         )
-        if hasattr(codes, "toarray") or (hasattr(codes, "format") and hasattr(codes, "nnz")):
+        if sp.issparse(codes):
             raise ValueError(
                 f"{name} returned a sparse matrix (one-hot bins?). {fix}; with "
                 "KBinsDiscretizer set encode='ordinal'."

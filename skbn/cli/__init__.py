@@ -105,8 +105,7 @@ def _check_picture(path, flag: str) -> None:
             f"{flag} {path}: cannot tell the picture format from the suffix; use one of "
             f"{', '.join(PICTURE_SUFFIXES)}."
         )
-    if not path.resolve().parent.is_dir():
-        raise ValueError(f"{flag} {path}: the folder {str(path.parent)!r} does not exist.")
+    _check_folder(path, flag)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -71,16 +71,12 @@ def _sample(args) -> None:
 
     from skbn.datasets import load_network
 
-    if args.out is not None:  # a file that cannot be written fails before any work
+    if args.out is not None:  # a name that is not CSV fails before any work (main: the folder)
         name = args.out.name.lower()
         if not name.endswith((".csv", ".csv.gz", ".csv.bz2", ".csv.xz", ".csv.zip")):
             raise ValueError(
                 f"--out {args.out}: networks sample writes CSV; give a name ending in .csv "
                 "(or .csv.gz, .csv.bz2, .csv.xz, .csv.zip for a compressed one)."
-            )
-        if not args.out.resolve().parent.is_dir():
-            raise ValueError(
-                f"--out {args.out}: the folder {str(args.out.parent)!r} does not exist."
             )
     bn = load_network(args.name)
     start = time.perf_counter()
