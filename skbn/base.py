@@ -35,6 +35,7 @@ from skbn.scores._registry import SCORES, families_handling_missing
 from skbn.utils._features import record_features
 from skbn.utils._param_validation import validate_params_of
 from skbn.utils._registry import required_kind
+from skbn.utils._warnings import stack_level
 
 __all__ = ["BaseStructureLearner"]
 
@@ -113,7 +114,7 @@ def _warn_if_few_rows(dag, data) -> None:
         "likely over-dense. Use the default score (GaussianEBIC), a larger "
         "penalty_discount, max_indegree, or more rows.",
         FewRowsWarning,
-        stacklevel=3,
+        stacklevel=stack_level(),
     )
 
 

@@ -28,6 +28,7 @@ from skbn.datasets._random_dags import (
 )
 from skbn.datasets._replicate import replicate_network
 from skbn.network import ConditionalGaussianNetwork, DiscreteBayesianNetwork, LinearGaussianNetwork
+from skbn.utils._warnings import stack_level
 
 #: Names that moved to :mod:`skbn.io`; still importable from here, with a FutureWarning.
 _MOVED_TO_IO = ("BIFError", "parse_bif", "read_bif", "to_bif", "write_bif")
@@ -41,7 +42,7 @@ def __getattr__(name: str):
             f"skbn.datasets.{name} moved to skbn.io.{name}; import it from there (the old "
             "name will be removed in a future release).",
             FutureWarning,
-            stacklevel=2,
+            stacklevel=stack_level(),
         )
         return getattr(skbn.io, name)
     raise AttributeError(f"module 'skbn.datasets' has no attribute {name!r}")

@@ -18,6 +18,7 @@ from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval
 from skbn.utils._random import spawn_seeds
+from skbn.utils._warnings import stack_level
 
 __all__ = ["MultipleImputation"]
 
@@ -177,7 +178,7 @@ class MultipleImputation(BaseStructureLearner):
                 "the same: this is single imputation, and the arc strengths do not reflect "
                 "the imputation's uncertainty.",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=stack_level(),
             )
         return constraints
 

@@ -15,6 +15,7 @@ from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import GaussianBIC, Score
 from skbn.scores._registry import SCORES
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
+from skbn.utils._warnings import stack_level
 
 __all__ = ["PAPER_SLE", "FallbackSelectedWarning", "StructureLearningEnsemble"]
 
@@ -59,7 +60,7 @@ def _member_list(estimators) -> list:
     return members
 
 
-def select_output(data, selection_score, adjacencies, member_names, stacklevel: int = 4):
+def select_output(data, selection_score, adjacencies, member_names):
     """Score each member's output on ``data`` and pick the best (the ensemble's selection).
 
     A CPDAG or PDAG is scored through a consistent extension; only outputs that have one
@@ -74,8 +75,6 @@ def select_output(data, selection_score, adjacencies, member_names, stacklevel: 
         Each member's output over ``data``'s columns.
     member_names : list of str
         For the warning.
-    stacklevel : int, default=4
-        Of the warning.
 
     Returns
     -------
@@ -98,7 +97,7 @@ def select_output(data, selection_score, adjacencies, member_names, stacklevel: 
             "No member's output has a consistent DAG extension; the member whose fallback "
             f"DAG scores best ({member_names[best]!r}) was chosen.",
             FallbackSelectedWarning,
-            stacklevel=stacklevel,
+            stacklevel=stack_level(),
         )
     return scores, extendable, best
 

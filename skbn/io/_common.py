@@ -17,6 +17,7 @@ import numpy as np
 
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.network._gaussian import LinearGaussianNetwork
+from skbn.utils._warnings import stack_level
 
 __all__ = [
     "NetworkFileError",
@@ -219,7 +220,7 @@ def warn_unportable(fmt: str, names: list, reader: str, advice: str) -> None:
             f"{fmt} file written; skbn reads it back, but {reader}: "
             f"{shown[:8]}{' ...' if len(shown) > 8 else ''}. {advice}",
             NetworkPortabilityWarning,
-            stacklevel=4,
+            stacklevel=stack_level(),
         )
 
 

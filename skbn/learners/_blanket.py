@@ -36,6 +36,7 @@ from skbn.base import BaseStructureLearner
 from skbn.ci_tests import CITest
 from skbn.graph._array import meek_orient_array, reaches
 from skbn.utils._param_validation import Interval, StrOptions
+from skbn.utils._warnings import stack_level
 
 __all__ = ["HITONMB", "HITONPC", "IAMB", "GrowShrink"]
 
@@ -298,7 +299,7 @@ def _separation(test, x, y, fixed, pool, alpha, max_size, min_size=0):
             f"2**{LARGE_SUBSET_POOL} tests and more for one pair. Bound the sets with "
             "max_sx (e.g. 3), or use BOSS or FGES, whose cost grows with the edges.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=stack_level(),
         )
     for size in range(min_size, min(len(pool), max_size) + 1):
         for subset in itertools.combinations(pool, size):

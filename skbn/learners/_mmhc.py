@@ -21,6 +21,7 @@ from skbn.scores import Score
 from skbn.utils._memory import check_memory, data_key
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions
+from skbn.utils._warnings import stack_level
 
 __all__ = ["MMHC", "mmpc"]
 
@@ -146,7 +147,7 @@ def mmpc(tests, target: int, p: int, log_alpha: float, max_cond_size, rank, poss
                 "Bound the conditioning sets with max_cond_size (e.g. 3), or use BOSS or "
                 "FGES, whose cost grows with the edges.",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=stack_level(),
             )
         candidates.remove(best)
         newest = best

@@ -23,6 +23,7 @@ from skbn.graph._array import (
 )
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, effective_n_jobs, numba_threads, parallel_map
 from skbn.utils._param_validation import Interval
+from skbn.utils._warnings import stack_level
 
 __all__ = ["PCStable"]
 
@@ -275,7 +276,7 @@ class PCStable(BaseStructureLearner):
                         "Bound the conditioning sets with max_cond_size (e.g. 3), or use "
                         "BOSS or FGES, whose cost grows with the edges.",
                         UserWarning,
-                        stacklevel=3,
+                        stacklevel=stack_level(),
                     )
             levels.append(len(pairs))
             if gaussian:

@@ -31,6 +31,7 @@ from skbn.model_selection._scorers import get_structure_scorer
 from skbn.utils._parallel import N_JOBS_CONSTRAINT
 from skbn.utils._param_validation import Interval, validate_params_of
 from skbn.utils._search import BaseSearchCV, masked_param_columns
+from skbn.utils._warnings import stack_level
 
 __all__ = ["SEARCH_DOC", "StructureSearchCV", "StructureSelection"]
 
@@ -332,6 +333,6 @@ class StructureSearchCV(_RefittedStructure, BaseSearchCV):
                 "extension) and rank last; see cv_results_['n_finite_splits'] and "
                 "min_finite_fraction.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=stack_level(),
             )
         return results

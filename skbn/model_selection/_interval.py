@@ -37,6 +37,7 @@ from skbn.model_selection._resampling import (
 )
 from skbn.model_selection._split import SubsampleSplit
 from skbn.utils._param_validation import Interval
+from skbn.utils._warnings import stack_level
 
 __all__ = [
     "InterValResult",
@@ -371,7 +372,7 @@ def intersection_validate(
             f"{agreement.relative_size:.0%} of the pairs (thresholds {min_connected_pairs} and "
             f"{min_relative_size:.0%}): the comparison may not be trustworthy.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=stack_level(),
         )
     return result
 

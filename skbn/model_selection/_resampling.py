@@ -43,6 +43,7 @@ from skbn.data import CHECKED_DATA, DiscreteData, GaussianData, MixedData, check
 from skbn.graph._convert import to_adjacency
 from skbn.utils._parallel import effective_n_jobs, parallel_map
 from skbn.utils._random import spawn_seeds
+from skbn.utils._warnings import stack_level
 
 __all__ = [
     "check_before_work",
@@ -398,7 +399,7 @@ def run_fits(
             f"{len(failed)} of {len(outcomes)} fits failed and were scored error_score="
             f"{error_score}. The first error was:\n{failed[0].error}",
             FitFailedWarning,
-            stacklevel=2,
+            stacklevel=stack_level(),
         )
     return outcomes
 

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Warnings that point at the user's line, not at skbn's."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import warnings
+
+import skbn
+
+_PACKAGE = os.path.dirname(os.path.abspath(skbn.__file__)) + os.sep
+
+
+def stack_level() -> int:
+    """The ``stacklevel`` at which the caller's ``warnings.warn`` names a line outside skbn.
+
+    ``warnings.warn(..., stacklevel=stack_level())`` names the line of user code (or of
+    the library, scikit-learn's cross-validation say, that called skbn).
+    """
+    frame = inspect.currentframe()
+    level = 0
+    try:
+        frame = frame.f_back  # the function that asks
+        while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+            frame = frame.f_back
+            level += 1
+    finally:
+        del frame
+    return level + 1
+
+
+def warn(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn`` at the first line outside skbn."""
+    warnings.warn(message, category, stacklevel=stack_level())
