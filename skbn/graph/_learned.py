@@ -39,6 +39,10 @@ class LearnedGraph(nx.DiGraph):
     >>> g = from_adjacency([[0, 1, 0], [0, 0, 1], [0, 1, 0]], ["a", "b", "c"], kind="pdag")
     >>> g
     <LearnedGraph pdag: 3 nodes, 2 edges (1 directed, 1 undirected)>
+    >>> print(g)
+    LearnedGraph pdag with 3 nodes and 2 edges (1 directed, 1 undirected)
+
+    ``g.number_of_edges()`` is networkx's count of arcs, 3 here: an undirected edge is two.
     >>> import networkx as nx
     >>> isinstance(g, nx.DiGraph), sorted(g.successors("b"))
     (True, ['c'])
@@ -54,6 +58,14 @@ class LearnedGraph(nx.DiGraph):
         return (
             f"<LearnedGraph {kind}: {self.number_of_nodes()} nodes, {directed + undirected} "
             f"edges ({directed} directed, {undirected} undirected)>"
+        )
+
+    def __str__(self) -> str:
+        directed, undirected = self._counts()
+        kind = self.graph.get("kind", "graph")
+        return (
+            f"LearnedGraph {kind} with {self.number_of_nodes()} nodes and "
+            f"{directed + undirected} edges ({directed} directed, {undirected} undirected)"
         )
 
     def _repr_svg_(self) -> str | None:
