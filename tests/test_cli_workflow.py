@@ -177,8 +177,11 @@ def test_tune_uses_learns_default_score_and_warns_at_the_grid_edge(capsys, monke
 @pytest.mark.parametrize(
     "command", [["learn", "--learner", "pc"], ["bootstrap", "--resamples", "4"]]
 )
-def test_quiet_silences_the_progress_output(command, capsys):
+def test_quiet_silences_the_progress_output(command, capsys, monkeypatch):
+    from skbn.cli import _common
+
     argv = [*command, "--network", "asia", "-n", "1000"]
+    monkeypatch.setattr(_common, "_on_terminal", lambda: True)
     assert main(argv) == 0
     loud = capsys.readouterr()
     assert main([*argv, "--quiet"]) == 0
@@ -186,6 +189,15 @@ def test_quiet_silences_the_progress_output(command, capsys):
     assert len(quiet.out + quiet.err) < len(loud.out + loud.err)
     progress = "PCStable level" if command[0] == "learn" else "bootstrap"
     assert progress in loud.out + loud.err and progress not in quiet.err
+
+
+def test_progress_bars_stay_out_of_redirected_output(capsys):
+    # captured output is no terminal: a bar's carriage returns would litter a log file
+    assert main(["bootstrap", "--resamples", "4", "--network", "asia", "-n", "1000"]) == 0
+    out = capsys.readouterr()
+    assert "\r" not in out.out + out.err
+    assert "learner     HillClimb(" in out.out  # it says which learner ran (not 'auto')
+    assert "strongest   " in out.out and " arcs seen in any resample" in out.out
 
 
 def test_library_warnings_are_one_line_without_source_paths(tmp_path, capsys):
@@ -602,3 +614,58 @@ def test_a_semicolon_separated_file_is_refused_with_the_fix(tmp_path, capsys):
     assert main(["learn", str(path)]) == 2
     err = capsys.readouterr().err
     assert "separated by semicolons" in err and "sep=';'" in err
+
+
+def _measured_csv(tmp_path):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    age = rng.integers(20, 80, 300)
+    kind = np.where(np.arange(300) % 2 == 0, "a", "b")
+    y = np.where(rng.random(300) < 0.8, (age > 50).astype(int), rng.integers(0, 2, 300))
+    path = tmp_path / "t.csv"
+    lines = ["age,kind,y", *(f"{a},{k},{v}" for a, k, v in zip(age, kind, y))]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_column_kinds_can_be_declared_on_the_command_line(tmp_path, capsys):
+    # one integer measurement beside a text column: --bins alone finds nothing to cut, and
+    # --kind gaussian cannot read the text; --continuous says which column is a number
+    path = _measured_csv(tmp_path)
+    assert main(["learn", str(path), "--bins", "4", "--quiet"]) == 2
+    assert "name measurements with --continuous" in capsys.readouterr().err
+    assert main(["learn", str(path), "--kind", "gaussian", "--quiet"]) == 2
+    assert "['kind'] hold text" in capsys.readouterr().err
+    out = tmp_path / "m.bif"
+    argv = ["learn", str(path), "--continuous", "age", "--bins", "4", "--quiet", "--out", str(out)]
+    assert main(argv) == 0
+    text = out.read_text()
+    assert "variable age" in text and "b4" in text  # age cut into 4 bins
+    assert "1 column(s) declared continuous" in capsys.readouterr().out
+    assert main(["learn", str(path), "--continuous", "kind", "--quiet"]) == 2
+    assert "'kind' holds values that are not numbers (e.g. 'a')" in capsys.readouterr().err
+    assert main(["learn", str(path), "--continuous", "age", "--discrete", "age"]) == 2
+    assert "both name ['age']" in capsys.readouterr().err
+    assert main(["learn", str(path), "--discrete", "nope"]) == 2
+    assert "name ['nope'], which are not columns" in capsys.readouterr().err
+    # a network file of mixed data is refused with the option that makes it possible
+    assert main(["learn", str(path), "--continuous", "age", "--out", str(out)]) == 2
+    assert "add --bins N" in capsys.readouterr().err
+
+
+def test_report_counts_the_nodes_it_does_not_show(tmp_path, capsys):
+    import json
+
+    import networkx as nx
+
+    learned = tmp_path / "l.json"
+    truth = tmp_path / "t.json"
+    learned.write_text(
+        json.dumps(nx.node_link_data(nx.DiGraph([(f"a{k}", "z") for k in range(8)]), edges="edges"))
+    )
+    truth.write_text(json.dumps(nx.node_link_data(nx.DiGraph([("z", "q")]), edges="edges")))
+    assert main(["report", str(learned), str(truth)]) == 2
+    err = capsys.readouterr().err
+    assert "only in LEARNED: 8 node(s)" in err and "and 3 more" in err
+    assert "only in TRUTH: 1 node(s), ['q']" in err

@@ -109,6 +109,23 @@ def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
         "(the default: from the column types)",
     )
     parser.add_argument(
+        "--continuous",
+        type=_column_list,
+        default=(),
+        metavar="COLS",
+        help="with a CSV: these columns (comma-separated names) are continuous measurements "
+        "(e.g. integer ages or counts, which are otherwise read as categories); --bins then "
+        "cuts them too",
+    )
+    parser.add_argument(
+        "--discrete",
+        type=_column_list,
+        default=(),
+        metavar="COLS",
+        help="with a CSV: these columns (comma-separated names) are categories, whatever "
+        "their values (e.g. codes written as decimals)",
+    )
+    parser.add_argument(
         "--na-values",
         nargs="+",
         default=(),
@@ -200,6 +217,53 @@ def read_csv_checked(path: Path, na_values=()):
     return X
 
 
+def progress(args) -> int:
+    """The ``verbose`` level of a command: progress bars on a terminal only.
+
+    Redirected to a file, a bar's carriage returns would fill it with partial lines.
+    """
+    return 0 if args.quiet or not _on_terminal() else 1
+
+
+def _on_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def _column_list(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("expected comma-separated column names, e.g. age,dose")
+    return names
+
+
+def declare_kinds(X, continuous=(), discrete=()):
+    """``X`` with the ``continuous`` columns as floats and the ``discrete`` ones as categories."""
+    import pandas as pd
+
+    both = sorted(set(continuous) & set(discrete))
+    if both:
+        raise ValueError(f"--continuous and --discrete both name {both}; choose one for each.")
+    unknown = [c for c in (*continuous, *discrete) if c not in X.columns]
+    if unknown:
+        raise ValueError(
+            f"--continuous/--discrete name {unknown[:5]}, which are not columns of the data "
+            f"(its columns: {list(X.columns)[:10]})."
+        )
+    X = X.copy()
+    for name in continuous:
+        try:
+            X[name] = X[name].astype(float)
+        except (TypeError, ValueError):
+            example = X[name][pd.to_numeric(X[name], errors="coerce").isna() & X[name].notna()]
+            raise ValueError(
+                f"--continuous {name}: column {name!r} holds values that are not numbers "
+                f"(e.g. {example.iloc[0]!r}); leave it out of --continuous."
+            ) from None
+    for name in discrete:
+        X[name] = X[name].astype("string").astype("category")  # missing values stay missing
+    return X
+
+
 def _read_csv(path: Path, kind: str | None, na_values=()):
     X = read_csv_checked(path, na_values)
     if kind == "discrete":
@@ -218,10 +282,20 @@ def _read_csv(path: Path, kind: str | None, na_values=()):
             )
         X = X.astype("string").astype("category")  # missing values stay missing
     elif kind == "gaussian":
-        try:
-            X = X.astype(float)
-        except ValueError as exc:
-            raise ValueError(f"--kind gaussian needs numeric columns: {exc}") from None
+        import pandas as pd
+
+        text = [
+            c
+            for c in X.columns
+            if pd.to_numeric(X[c], errors="coerce").isna().gt(X[c].isna()).any()
+        ]
+        if text:
+            raise ValueError(
+                f"--kind gaussian needs numbers in every column, and {text[:5]} hold text; "
+                "drop those columns, or leave out --kind and declare measurements with "
+                "--continuous."
+            )
+        X = X.astype(float)
     return X
 
 
@@ -255,10 +329,23 @@ def discretise(X, bins: int, binning: str = "quantile"):
 def load_source(args, default_kind: str = "discrete"):
     """Return ``(X, truth or None, description)`` from the shared data arguments."""
     X, truth, description = _load_source(args, default_kind)
+    continuous, discrete = getattr(args, "continuous", ()), getattr(args, "discrete", ())
+    if continuous or discrete:
+        if args.data is None:
+            raise ValueError("--continuous and --discrete apply to a CSV file's columns.")
+        X = declare_kinds(X, continuous, discrete)
+        description += "; " + ", ".join(
+            f"{len(c)} column(s) declared {w}"
+            for c, w in ((continuous, "continuous"), (discrete, "discrete"))
+            if c
+        )
     if getattr(args, "bins", None):
         X, cut = discretise(X, args.bins, args.binning)
         if not cut:
-            raise ValueError(f"--bins {args.bins}: the data has no continuous column to cut.")
+            raise ValueError(
+                f"--bins {args.bins}: the data has no continuous column to cut (integer "
+                "columns are read as categories; name measurements with --continuous)."
+            )
         description += f"; {cut} continuous column(s) cut into {args.bins} {args.binning} bins"
     return X, truth, description
 
@@ -364,9 +451,8 @@ def refuse_network_file(out, format: str | None, kind: str) -> None:
     if fmt in NETWORK_FORMATS and kind != "discrete":
         raise ValueError(
             f"--out {out}: {fmt.upper()} files hold discrete networks, and this data is "
-            f"{kind}. Write the graph instead (.json, .graphml or .dot), or discretise the "
-            "data first (bin each continuous column into a few categories) and learn from "
-            "that."
+            f"{kind}. Write the graph instead (.json, .graphml or .dot), or add --bins N to "
+            "cut each continuous column into N categories before learning."
         )
 
 

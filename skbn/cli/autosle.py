@@ -13,6 +13,7 @@ from skbn.cli._common import (
     add_source,
     load_source,
     output_format,
+    progress,
     refuse_network_file,
     save_outputs,
 )
@@ -79,7 +80,7 @@ def run(args) -> None:
         timeout=args.timeout,
         n_jobs=args.jobs,
         random_state=args.random_state,
-        verbose=0 if args.quiet else 1,
+        verbose=progress(args),
     )
     try:
         auto.learn_members()

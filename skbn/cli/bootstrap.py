@@ -14,6 +14,7 @@ from skbn.cli._common import (
     load_source,
     output_format,
     positive_int,
+    progress,
     refuse_network_file,
     save_figure,
     save_outputs,
@@ -72,6 +73,7 @@ def run(args) -> None:
     learner = learner_from_spec(args.learner, kind, args.random_state)
     start = time.perf_counter()
     print(f"data        {source}")
+    print(f"learner     {learner!r}")
     if args.poset:
         est = BootstrapPosetLearner(
             learner,
@@ -79,7 +81,7 @@ def run(args) -> None:
             n_test_resamples=args.resamples,
             random_state=args.random_state,
             n_jobs=args.jobs,
-            verbose=0 if args.quiet else 1,
+            verbose=progress(args),
         ).fit(X)
         graph = est.graph_
         print(f"poset arcs  {est.poset_.number_of_edges()}, kept arcs {graph.number_of_edges()}")
@@ -93,7 +95,7 @@ def run(args) -> None:
             n_resamples=args.resamples,
             random_state=args.random_state,
             n_jobs=args.jobs,
-            verbose=0 if args.quiet else 1,
+            verbose=progress(args),
         )
         graph = freqs.averaged_graph(args.threshold)
         strong = freqs.table[freqs.table["strength"] >= args.threshold]
@@ -104,6 +106,8 @@ def run(args) -> None:
             f"arcs        {len(pairs)} pairs with strength >= {args.threshold}: the averaged "
             f"graph has {directed} directed and {undirected} undirected edges"
         )
+        shown = min(15, len(freqs.table))
+        print(f"strongest   {shown} of {len(freqs.table)} arcs seen in any resample:")
         print(freqs.table.sort_values("strength", ascending=False).head(15).to_string(index=False))
         strengths_source = freqs
         if args.strengths:

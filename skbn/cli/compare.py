@@ -12,6 +12,7 @@ from skbn.cli._common import (
     learner_from_spec,
     load_source,
     positive_int,
+    progress,
     save_figure,
     spec_help,
 )
@@ -79,7 +80,7 @@ def run(args) -> None:
             n_subsamples=args.subsamples,
             random_state=args.random_state,
             n_jobs=args.jobs,
-            verbose=0 if args.quiet else 1,
+            verbose=progress(args),
             true_graph=truth,
         )
     agreement = result.agreement

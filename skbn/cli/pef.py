@@ -13,6 +13,7 @@ from skbn.cli._common import (
     learner_from_spec,
     load_source,
     output_format,
+    progress,
     refuse_network_file,
     save_figure,
     save_outputs,
@@ -71,7 +72,7 @@ def run(args) -> None:
         estimator = learner_from_spec(args.learner, "gaussian", args.random_state)
     start = time.perf_counter()
     pef = PEFLearner(
-        estimator, n_jobs=args.jobs, random_state=args.random_state, verbose=0 if args.quiet else 1
+        estimator, n_jobs=args.jobs, random_state=args.random_state, verbose=progress(args)
     ).fit(X)
     times = ", ".join(f"{k} {v:.1f} s" for k, v in pef.fit_times_.items())
     print(f"data        {source}")

@@ -46,12 +46,18 @@ def run(args) -> None:
     learned = read_graph_arg(args.learned, "LEARNED")
     truth = read_graph_arg(args.truth, "TRUTH") if args.truth else None
     if truth is not None and set(truth.nodes) != set(learned.nodes):
-        only_l = sorted(set(learned.nodes) - set(truth.nodes))[:5]
-        only_t = sorted(set(truth.nodes) - set(learned.nodes))[:5]
+
+        def shown(names: set) -> str:
+            names = sorted(map(str, names))
+            more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+            return f"{len(names)} node(s), {names[:5]}{more}"
+
+        only_l = set(learned.nodes) - set(truth.nodes)
+        only_t = set(truth.nodes) - set(learned.nodes)
         raise ValueError(
             "LEARNED and TRUTH have different nodes"
-            + (f"; only in LEARNED: {only_l}" if only_l else "")
-            + (f"; only in TRUTH: {only_t}" if only_t else "")
+            + (f"; only in LEARNED: {shown(only_l)}" if only_l else "")
+            + (f"; only in TRUTH: {shown(only_t)}" if only_t else "")
             + "."
         )
     n_undirected = sum(1 for u, v in learned.edges() if learned.has_edge(v, u)) // 2

@@ -14,6 +14,7 @@ from skbn.cli._common import (
     learner_from_spec,
     load_source,
     output_format,
+    progress,
     refuse_network_file,
     save_figure,
     spec_help,
@@ -142,7 +143,7 @@ def run(args) -> None:
         n_resamples=args.resamples,
         random_state=args.random_state,
         n_jobs=args.jobs,
-        verbose=0 if args.quiet else 1,
+        verbose=progress(args),
     ).fit(X)
     print(f"data        {source}")
     print(f"learner     {learner!r}")
