@@ -116,6 +116,15 @@ def test_integer_valued_floats_are_codes_only_when_discrete_is_asked_for():
         assert isinstance(check_data(pd.concat([X] * 20)), GaussianData)
     data = check_data(X, kind="discrete")
     assert data.states == ((0, 1, 2), (0, 1))
+    # with a blank cell (the usual reason an integer column is float) astype(int) fails;
+    # the advice is then the nullable "Int64", and following it works
+    holed = pd.concat([X] * 20, ignore_index=True)
+    holed.loc[3, "a"] = np.nan
+    with pytest.warns(DataKindWarning, match=r"X\.astype\('Int64'\)"):
+        check_data(holed, missing="allow")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check_data(holed.astype("Int64"), missing="allow").kind == "discrete"
     with pytest.raises(ValueError, match="'b' hold non-integer"):
         check_data(X.assign(b=[0.5, 1.0, 0.0, 0.0]), kind="discrete")
 

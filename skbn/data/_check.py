@@ -28,6 +28,7 @@ from skbn.data._limits import (
     _missing_message,
     _show,
 )
+from skbn.utils._warnings import stack_level
 
 
 def _column_kind(dtype) -> str:
@@ -139,12 +140,13 @@ def _warn_if_many_integer_states(frame: pd.DataFrame, discrete, encoded) -> None
         warnings.warn(
             f"Integer columns with more than {INTEGER_STATES_WARNING} distinct values are read "
             f"as discrete variables with one state per value ({counts}). If they are "
-            "measurements, cast them with X[cols].astype(float) (all columns continuous; on the "
-            "command line, --kind gaussian) or bin them (sklearn.preprocessing.KBinsDiscretizer;"
-            " on the command line, --bins); to keep them as categories "
-            "say so with X[cols].astype('category'), which also silences this warning.",
+            "measurements, cast them with X[cols].astype(float) (on the command line, "
+            "--continuous col1,col2), or bin them as well (sklearn.preprocessing."
+            "KBinsDiscretizer; on the command line, --continuous col1,col2 --bins 5); to keep "
+            "them as categories say so with X[cols].astype('category') (--discrete col1,col2),"
+            " which also silences this warning.",
             DataKindWarning,
-            stacklevel=3,
+            stacklevel=stack_level(),
         )
 
 
@@ -173,7 +175,7 @@ def _warn_if_identifiers(frame: pd.DataFrame, discrete, encoded) -> None:
             "and tests on them need tables of states x states cells. Drop them, or say they "
             "are categories with X[cols].astype('category'), which also silences this warning.",
             DataKindWarning,
-            stacklevel=3,
+            stacklevel=stack_level(),
         )
 
 
@@ -195,8 +197,12 @@ def _warn_if_codes(frame: pd.DataFrame, continuous, values: np.ndarray, mixed: b
         return
     if not all(len(np.unique(c)) <= INTEGER_STATES_WARNING for c in columns):
         return
+    # a float column of whole numbers is usually an integer column with blank cells, which
+    # astype(int) refuses; pandas' nullable "Int64" keeps them missing
+    holed = bool(np.isnan(values).any())
+    to_int = "'Int64'" if holed else "int"
     if mixed:
-        cast = ", ".join(f"{n!r}: int" for n in continuous[:3])
+        cast = ", ".join(f"{n!r}: {to_int}" for n in continuous[:3])
         warnings.warn(
             f"The float columns {_show(continuous)} hold whole numbers with at most "
             f"{INTEGER_STATES_WARNING} distinct values (bin codes, such as "
@@ -206,7 +212,7 @@ def _warn_if_codes(frame: pd.DataFrame, continuous, values: np.ndarray, mixed: b
             f"X.astype({{{cast}}}); to keep them continuous, pass a conditional-Gaussian score "
             "(e.g. criterion='bic-cg') or test (ci_test='mi_cg').",
             DataKindWarning,
-            stacklevel=3,
+            stacklevel=stack_level(),
         )
         return
     warnings.warn(
@@ -214,10 +220,10 @@ def _warn_if_codes(frame: pd.DataFrame, continuous, values: np.ndarray, mixed: b
         "values (bin codes, such as KBinsDiscretizer(encode='ordinal') returns?), and float "
         "columns are continuous, so a Gaussian model is learned on them. To treat them as "
         "categories give the learner a discrete score or test (e.g. criterion='bdeu' or "
-        "skbn.scores.BIC()), or cast them with X.astype(int); to keep the Gaussian model, "
-        "pass a Gaussian score (e.g. criterion='bic-g').",
+        f"skbn.scores.BIC()), or cast them with X.astype({to_int}); to keep the Gaussian "
+        "model, pass a Gaussian score (e.g. criterion='bic-g').",
         DataKindWarning,
-        stacklevel=3,
+        stacklevel=stack_level(),
     )
 
 
@@ -366,7 +372,7 @@ def check_data(
                 f"{SPARSE_OBSERVED_FRACTION:.0%} of the {n_rows} rows ({counts}); their "
                 "families are learned from those rows only. Drop them unless they matter.",
                 SparselyObservedWarning,
-                stacklevel=3,
+                stacklevel=stack_level(),
             )
     if continuous:
         bad_inf = [n for n, bad in zip(continuous, np.isinf(values).any(axis=0)) if bad]
