@@ -73,17 +73,147 @@ def _edge_lists(A: np.ndarray, nodes: list, category: np.ndarray | None):
     return out
 
 
-def _crosses_its_row(edge, pos) -> bool:
-    """Whether an edge joins two nodes of one layer with another node of it in between."""
-    (x0, y0), (x1, y1) = pos[edge[0]], pos[edge[1]]
-    if abs(y0 - y1) > 1e-9:
-        return False
-    low, high = sorted((x0, x1))
-    return any(
-        abs(y - y0) <= 1e-9 and low + 1e-9 < x < high - 1e-9
-        for node, (x, y) in pos.items()
-        if node not in edge
+#: Inches around a node's name in its box, between boxes in a layer, and between layers
+#: (the layout is in inches, so a new figure of its size keeps every box apart).
+_PAD, _GAP, _LAYER = 0.2, 0.16, 0.85
+
+
+def _box_half_sizes(nodes, font_size: int) -> dict:
+    """Half width and half height (inches) of each node's box, from its name's width."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    font = FontProperties(size=font_size)
+    half = {}
+    for v in nodes:
+        width, _, _ = text_to_path.get_text_width_height_descent(str(v), font, ismath=False)
+        half[v] = ((width / 72 + _PAD) / 2, 0.14 * font_size / 8)
+    return half
+
+
+def _spread(pos: dict, half: dict) -> dict:
+    """``pos`` with each layer's nodes side by side by their box widths, in inches.
+
+    The order within a layer is kept; layers are :data:`_LAYER` inches apart and centred.
+    """
+    layers: dict = {}
+    for node, (x, y) in pos.items():
+        layers.setdefault(y, []).append((x, node))
+    out = {}
+    for y, members in layers.items():
+        members.sort()
+        widths = [2 * half[node][0] for _, node in members]
+        total = sum(widths) + _GAP * (len(widths) - 1)
+        left = -total / 2
+        for (_, node), width in zip(members, widths):
+            out[node] = (left + width / 2, y * _LAYER)
+            left += width + _GAP
+    return out
+
+
+def _hits(points: np.ndarray, edge, pos, half) -> bool:
+    """Whether any of ``points`` (x, y rows, inches) lies in the box of a node not in ``edge``."""
+    for node, (x, y) in pos.items():
+        if node in edge:
+            continue
+        w, h = half[node]
+        if np.any((np.abs(points[:, 0] - x) < w + 0.04) & (np.abs(points[:, 1] - y) < h + 0.04)):
+            return True
+    return False
+
+
+def _arc_points(edge, pos, rad: float) -> np.ndarray:
+    """Points along the ``arc3`` curve of ``edge`` (matplotlib's quadratic Bezier)."""
+    p0, p1 = np.asarray(pos[edge[0]], float), np.asarray(pos[edge[1]], float)
+    d = p1 - p0
+    control = (p0 + p1) / 2 + rad * np.array([d[1], -d[0]])
+    t = np.linspace(0.0, 1.0, 80)[4:-4, None]
+    return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * control + t**2 * p1
+
+
+#: The curvatures tried, in turn, for an edge whose straight line would cross a node.
+_BOWS = (0.25, 0.4, 0.6, 0.8, 1.0, 1.3, 1.7, 2.2)
+
+
+def _route(edge, pos, half, side: int) -> float:
+    """Return the ``arc3`` curvature of ``edge``: 0 (straight) unless that crosses a node.
+
+    An edge through another node would read as two edges through it; it bows instead, by
+    the first curvature of :data:`_BOWS` whose curve misses every other box (``side``
+    first, then the other side), or by the largest one.
+    """
+    if not _hits(_arc_points(edge, pos, 0.0), edge, pos, half):
+        return 0.0
+    for bow in _BOWS:
+        for sign in (side, -side):
+            if not _hits(_arc_points(edge, pos, sign * bow), edge, pos, half):
+                return sign * bow
+    return side * _BOWS[-1]
+
+
+def _text_boxes(ax, pos, nodes, font_size):
+    """Draw each node as its label in a rounded box; return the boxes' half-sizes in points."""
+    boxes = {}
+    for node in nodes:
+        x, y = pos[node]
+        boxes[node] = ax.text(
+            x,
+            y,
+            str(node),
+            ha="center",
+            va="center",
+            fontsize=font_size,
+            zorder=3,
+            bbox=dict(boxstyle="round,pad=0.35", fc="#e7f5ff", ec="#1c7ed6", lw=1.0),
+        )
+    renderer = ax.figure.canvas.get_renderer()
+    to_points = 72.0 / ax.figure.dpi
+    half = {}
+    for node, text in boxes.items():
+        text.update_bbox_position_size(renderer)
+        box = text.get_bbox_patch().get_window_extent(renderer)
+        half[node] = (box.width * to_points / 2, box.height * to_points / 2)
+    return half
+
+
+def _shrink(half, direction) -> float:
+    """Points from a box's centre to its edge along ``direction`` (display coordinates)."""
+    dx, dy = abs(direction[0]), abs(direction[1])
+    norm = np.hypot(dx, dy)
+    if norm == 0:
+        return 0.0
+    dx, dy = dx / norm, dy / norm
+    w, h = half
+    return float(min(w / dx if dx > 1e-12 else np.inf, h / dy if dy > 1e-12 else np.inf)) + 1.0
+
+
+def _draw_edge(ax, u, v, pos, half, *, color, directed, dashed, rad):
+    """One edge from box to box, clipped to the boxes (arc3 curvature ``rad``)."""
+    from matplotlib.patches import FancyArrowPatch
+
+    p0 = ax.transData.transform(pos[u])
+    p1 = ax.transData.transform(pos[v])
+    # arc3's control point, as matplotlib computes it: the tangents at the ends
+    mid, d = (p0 + p1) / 2, p1 - p0
+    control = mid + rad * np.array([d[1], -d[0]])
+    start, end = control - p0, p1 - control
+    arrow = FancyArrowPatch(
+        pos[u],
+        pos[v],
+        arrowstyle="-|>" if directed else "-",
+        mutation_scale=11,
+        color=color,
+        lw=1.4,
+        linestyle="--" if dashed else "-",
+        connectionstyle=f"arc3,rad={rad}",
+        shrinkA=_shrink(half[u], start),
+        shrinkB=_shrink(half[v], end),
+        zorder=2,
+        clip_on=False,  # a wide bow may leave the layout's box
     )
+    arrow.edge = (u, v)  # which edge it draws, for whoever inspects the figure
+    ax.add_patch(arrow)
+    return arrow
 
 
 def plot_graph(
@@ -91,11 +221,14 @@ def plot_graph(
     truth=None,
     ax=None,
     *,
-    node_size: int = 600,
     font_size: int = 8,
     title: str | None = None,
 ):
     """Draw a DAG/CPDAG/PDAG in layers by topological generation.
+
+    Each node is its name in a box sized to it. An edge whose straight line would pass
+    through another node (a long arc along a column of nodes, or along a layer) is drawn
+    bowed round it, so every edge can be seen and told from the others.
 
     Parameters
     ----------
@@ -108,14 +241,16 @@ def plot_graph(
         follows ``truth`` so that plots of several learned graphs line up.
     ax : matplotlib Axes, optional
         Axes to draw on; a new figure is made if omitted.
-    node_size, font_size : int
-        Passed to networkx's drawing functions.
+    font_size : int, default=8
+        Of the node names and the legend.
     title : str, optional
         Axes title.
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes drawn on. In a notebook, end the line with ``;`` (or assign the result)
+        to show the figure without the ``<Axes: >`` line above it.
 
     Examples
     --------
@@ -145,57 +280,69 @@ def plot_graph(
             same, "correct", np.where(adj_t, "wrong orientation", "false positive")
         ).astype(object)
         category[~adj_a] = "missing"
+    sizes = _box_half_sizes(nodes, font_size)
+    pos = _spread(_layered_positions(T if T is not None else A, nodes), sizes)
+    xs = [x for x, _ in pos.values()] or [0.0]
+    ys = [y for _, y in pos.values()] or [0.0]
+    # the layout is in inches: a new figure of that size keeps every box apart
+    x_range = (min(xs) - 0.8, max(xs) + 0.8)
+    y_range = (min(ys) - 0.45, max(ys) + 0.45)
     if ax is None:
-        p = len(nodes)
-        _, ax = plt.subplots(figsize=(min(4 + 0.35 * p, 30), min(3 + 0.25 * p, 22)))
-    pos = _layered_positions(T if T is not None else A, nodes)
-    g = from_adjacency(A, nodes)
-    nx.draw_networkx_nodes(
-        g, pos, ax=ax, node_size=node_size, node_color="#e7f5ff", edgecolors="#1c7ed6"
-    )
-    nx.draw_networkx_labels(g, pos, ax=ax, font_size=font_size)
+        size = (x_range[1] - x_range[0], y_range[1] - y_range[0])
+        _, ax = plt.subplots(figsize=(min(max(3.0, size[0]), 40), min(max(2.0, size[1]), 30)))
+    ax.set_xlim(*x_range)
+    ax.set_ylim(*y_range)
+    ax.set_axis_off()
+    half = _text_boxes(ax, pos, nodes, font_size)
     lists = _edge_lists(A, nodes, category)
     if T is not None:
         missing_adj = (T.astype(bool) & ~(A | A.T).astype(bool)).astype(np.int8)
         for (_, undirected), edges in _edge_lists(missing_adj, nodes, None).items():
             lists.setdefault(("missing", undirected), []).extend(edges)
-    seen = []
+    seen, kinds = [], set()
+    side = 1
     for (cat, undirected), edges in sorted(lists.items()):
-        # an edge along a layer with nodes between its ends bows out of the row, so that it
-        # does not run through those nodes (and read as two edges)
-        bowed = [e for e in edges if _crosses_its_row(e, pos)]
-        for group, style in ((edges, "arc3"), (bowed, "arc3,rad=0.3")):
-            group = [e for e in group if (e in bowed) == (style != "arc3")]
-            if not group:
-                continue
-            nx.draw_networkx_edges(
-                g,
+        for u, v in edges:
+            rad = _route((u, v), pos, sizes, side)
+            if rad:
+                side = -side  # the next bowed edge bows the other way first
+            _draw_edge(
+                ax,
+                u,
+                v,
                 pos,
-                edgelist=group,
-                ax=ax,
-                node_size=node_size,
-                edge_color=EDGE_COLORS[cat],
-                arrows=True,
-                arrowstyle="-" if undirected else "-|>",
-                arrowsize=12,
-                style="dashed" if cat == "missing" else "solid",
-                width=1.4,
-                connectionstyle=style,
+                half,
+                color=EDGE_COLORS[cat],
+                directed=not undirected,
+                dashed=cat == "missing",
+                rad=rad,
             )
+        kinds.add(undirected)
         if cat not in seen:
             seen.append(cat)
-    if truth is not None and seen:
-        handles = [
+    handles = []
+    if truth is not None:
+        handles += [
             Line2D([], [], color=EDGE_COLORS[c], linestyle="--" if c == "missing" else "-", label=c)
             for c in EDGE_COLORS
             if c in seen
         ]
-        ax.legend(handles=handles, loc="best", fontsize=font_size, frameon=False)
+    if True in kinds:  # say what a line without an arrowhead is
+        grey = EDGE_COLORS["edge"]
+        if False in kinds:
+            handles.append(Line2D([], [], color=grey, marker=">", label="directed"))
+        handles.append(Line2D([], [], color=grey, label="undirected (either orientation)"))
+    if handles:
+        # beside the drawing, where it hides no node or edge
+        ax.legend(
+            handles=handles,
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+            fontsize=font_size,
+            frameon=False,
+        )
     if title:
         ax.set_title(title)
-    # room for the labels of the outermost nodes, which are wider than the nodes
-    ax.margins(x=0.15, y=0.08)
-    ax.set_axis_off()
     return ax
 
 

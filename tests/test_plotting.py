@@ -104,31 +104,119 @@ def test_cluster_sizes(tmp_path):
     _saved(ax, tmp_path / "clusters.png")
 
 
-def test_an_edge_along_a_layer_bows_around_the_nodes_between_its_ends():
-    # a, b, c are roots of the truth (one layer): an arc between the two ends of that row
-    # would run through the middle one, so it is drawn bowed; the others stay straight
-    import matplotlib
+def _hidden_edges(ax):
+    """Edges whose drawn path runs through the box of a node other than its ends."""
     from matplotlib.patches import FancyArrowPatch
+
+    ax.figure.canvas.draw()
+    boxes = {t.get_text(): t.get_bbox_patch().get_window_extent() for t in ax.texts}
+    hidden = []
+    for patch in ax.patches:
+        if not isinstance(patch, FancyArrowPatch):
+            continue
+        u, v = patch.edge
+        from matplotlib.path import Path
+
+        shaft = patch._get_path_in_displaycoord()[0][0]  # the line, not the arrowhead
+        polygon = shaft.to_polygons(closed_only=False)[0]  # curves flattened
+        points = Path(polygon).interpolated(20).vertices
+        for node, box in boxes.items():
+            if node in (str(u), str(v)):
+                continue
+            inside = (
+                (points[:, 0] > box.x0)
+                & (points[:, 0] < box.x1)
+                & (points[:, 1] > box.y0)
+                & (points[:, 1] < box.y1)
+            )
+            if inside.any():
+                hidden.append((u, v, node))
+    return hidden
+
+
+def _overlapping_boxes(ax):
+    ax.figure.canvas.draw()
+    boxes = [t.get_bbox_patch().get_window_extent() for t in ax.texts if t.get_bbox_patch()]
+    return [
+        (a, b)
+        for k, a in enumerate(boxes)
+        for b in boxes[k + 1 :]
+        if a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+    ]
+
+
+def test_no_arc_is_hidden_behind_the_nodes_of_a_column():
+    # a -> b -> c -> d with the three long arcs: a layered layout puts all four in one
+    # column, and straight arcs a->c, a->d and b->d ran behind b and c (3 of 6 invisible)
+    import matplotlib
 
     matplotlib.use("Agg")
     import networkx as nx
 
-    from skbn.graph import as_adjacency
-    from skbn.plotting import _crosses_its_row, _layered_positions, plot_graph
+    from skbn.plotting import plot_graph
 
-    truth = nx.DiGraph([("a", "d"), ("b", "d"), ("c", "d")])
-    learned = nx.DiGraph()
-    learned.add_nodes_from(["a", "b", "c", "d"])
-    learned.add_edges_from([("b", "d"), ("c", "d")])
-    T, nodes = as_adjacency(truth, list(learned.nodes))
-    pos = _layered_positions(T, nodes)
-    left, right = sorted("abc", key=lambda v: pos[v][0])[::2]
-    assert _crosses_its_row((left, right), pos) and not _crosses_its_row(("b", "d"), pos)
-    learned.add_edge(left, right)
-    ax = plot_graph(learned, truth=truth)
-    rads = [
-        getattr(patch.get_connectionstyle(), "rad", 0.0)
-        for patch in ax.patches
-        if isinstance(patch, FancyArrowPatch)
-    ]
-    assert rads.count(0.3) == 1 and rads.count(0.0) == len(rads) - 1
+    g = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "d"), ("a", "c"), ("a", "d"), ("b", "d")])
+    ax = plot_graph(g)
+    arrows = {p.edge: p for p in ax.patches if hasattr(p, "edge")}
+    assert set(arrows) == set(g.edges)
+    rads = {e: getattr(p.get_connectionstyle(), "rad", 0.0) for e, p in arrows.items()}
+    assert all(rads[e] == 0 for e in [("a", "b"), ("b", "c"), ("c", "d")])
+    assert all(rads[e] != 0 for e in [("a", "c"), ("a", "d"), ("b", "d")])  # bowed round
+    assert _hidden_edges(ax) == []
+
+
+def test_every_arc_of_a_bootstrap_graph_of_sachs_can_be_seen(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from skbn.datasets import load_network
+    from skbn.ensemble import bootstrap_edge_frequencies
+    from skbn.learners import HillClimb
+    from skbn.plotting import plot_graph
+
+    network = load_network("sachs")
+    X = network.sample(1000, random_state=0)
+    graph = bootstrap_edge_frequencies(HillClimb(), X, n_resamples=8, random_state=0)
+    averaged = graph.averaged_graph(0.5)
+    ax = plot_graph(averaged, truth=network.graph)
+    drawn = [p.edge for p in ax.patches if hasattr(p, "edge")]
+    undirected = {frozenset(e) for e in averaged.edges if averaged.has_edge(*e[::-1])}
+    directed = [e for e in averaged.edges if frozenset(e) not in undirected]
+    truth_only = [e for e in network.graph.edges if not averaged.has_edge(*e)]
+    truth_only = [e for e in truth_only if not averaged.has_edge(*e[::-1])]
+    # each learned edge once (an undirected one as one line), and the missing true arcs
+    assert len(drawn) == len(directed) + len(undirected) + len(truth_only)
+    assert _hidden_edges(ax) == []
+    assert _overlapping_boxes(ax) == []
+    _saved(ax, tmp_path / "sachs.png")
+
+
+def test_boxes_fit_their_names_and_never_overlap_on_alarm():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from skbn.datasets import load_network
+    from skbn.plotting import plot_graph
+
+    ax = plot_graph(load_network("alarm").graph)
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    for text in ax.texts:
+        inner = text.get_window_extent(renderer)
+        box = text.get_bbox_patch().get_window_extent()
+        assert box.x0 <= inner.x0 and inner.x1 <= box.x1  # the name inside its box
+    assert _overlapping_boxes(ax) == []
+
+
+def test_the_legend_says_what_an_undirected_edge_is():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from skbn.graph import from_adjacency
+    from skbn.plotting import plot_graph
+
+    pdag = from_adjacency([[0, 1, 0], [0, 0, 1], [0, 1, 0]], ["a", "b", "c"], kind="pdag")
+    labels = [t.get_text() for t in plot_graph(pdag).get_legend().get_texts()]
+    assert labels == ["directed", "undirected (either orientation)"]
+    dag = from_adjacency([[0, 1], [0, 0]], ["a", "b"], kind="dag")
+    assert plot_graph(dag).get_legend() is None  # nothing to explain
