@@ -29,12 +29,20 @@ from skbn.learners._hill_climb import HillClimb
 from skbn.learners._registry import default_learner
 from skbn.learners._trees import TAN
 from skbn.preprocessing import MDLPDiscretizer
+from skbn.utils._warnings import stack_level
 
 #: The structures a name stands for; a learner instance is also accepted.
 STRUCTURES = ("auto", "hill_climb", "naive_bayes", "tan")
 
 #: Bins of the default discretiser (quantile bins fitted on each continuous column).
 DEFAULT_BINS = 5
+
+#: With ``categorical_features="auto"``, a column of whole numbers (integer, or float with
+#: NaN where pandas read blank cells) with at most this many distinct observed values is
+#: read as categories; with more, as a measurement, binned like a float column. Chosen on
+#: the classification benchmark's real tables (``examples/benchmarks/results/
+#: classification``, "Integer columns").
+MAX_CATEGORY_VALUES = 10
 
 
 def default_discretizer() -> KBinsDiscretizer:
@@ -72,9 +80,83 @@ def feature_frame(X) -> pd.DataFrame:
     return frame
 
 
-def continuous_columns(frame: pd.DataFrame) -> list[str]:
-    """The float columns: continuous variables under skbn's conventions."""
-    return [c for c in frame.columns if pd.api.types.is_float_dtype(frame[c].dtype)]
+def _is_number(dtype) -> bool:
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _whole_numbers(column: pd.Series) -> bool:
+    if pd.api.types.is_integer_dtype(column.dtype):
+        return True
+    values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    values = values[np.isfinite(values)]
+    return bool(np.all(values == np.round(values)))
+
+
+def _declared(frame: pd.DataFrame, categorical_features) -> set[str]:
+    """The columns ``categorical_features`` names (names, positions or a boolean mask)."""
+    names = list(frame.columns)
+    given = np.asarray(categorical_features)
+    if given.ndim != 1:
+        raise ValueError(
+            "categorical_features must be 'auto' or a list of column names, of positions, or "
+            f"a boolean mask of the {len(names)} features; got an array of shape {given.shape}."
+        )
+    if given.size == 0:
+        return set()
+    if given.dtype.kind == "b":
+        if given.size != len(names):
+            raise ValueError(
+                f"categorical_features as a boolean mask needs {len(names)} entries (one per "
+                f"feature), got {given.size}."
+            )
+        return {n for n, keep in zip(names, given) if keep}
+    if given.dtype.kind in "iu":
+        bad = [int(k) for k in given if not -len(names) <= int(k) < len(names)]
+        if bad:
+            raise ValueError(
+                f"categorical_features holds positions {bad[:5]} outside the {len(names)} features."
+            )
+        return {names[int(k)] for k in given}
+    given = [str(v) for v in given.tolist()]
+    unknown = [v for v in given if v not in set(names)]
+    if unknown:
+        raise ValueError(
+            f"categorical_features names {unknown[:5]}, which are not columns of X "
+            f"(its columns: {names[:10]})."
+        )
+    return set(given)
+
+
+def feature_kinds(frame: pd.DataFrame, categorical_features="auto") -> tuple[list, list]:
+    """Return ``(numeric, categorical)``: the numeric columns read as numbers or categories.
+
+    Text, categorical and boolean columns are always categories (and not listed). With
+    ``"auto"``, float columns are numbers, and so are columns of whole numbers with more
+    than :data:`MAX_CATEGORY_VALUES` distinct observed values; whole numbers with fewer are
+    categories. With a list (names, positions or a mask, as scikit-learn's
+    ``HistGradientBoostingClassifier``), the listed columns are categories and every other
+    numeric column is a number.
+    """
+    numbers = [c for c in frame.columns if _is_number(frame[c].dtype)]
+    if isinstance(categorical_features, str):
+        numeric = [
+            c
+            for c in numbers
+            if not _whole_numbers(frame[c]) or frame[c].nunique() > MAX_CATEGORY_VALUES
+        ]
+        return numeric, [c for c in numbers if c not in set(numeric)]
+    declared = _declared(frame, categorical_features)
+    return [c for c in numbers if c not in declared], [c for c in numbers if c in declared]
+
+
+def _as_float(name: str, column: pd.Series) -> np.ndarray:
+    try:
+        return column.to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"Column {name!r} was a number column during fit and now holds values that are "
+            "not numbers; pass the columns of fit."
+        ) from None
 
 
 def class_codes(y, n_samples: int):
@@ -103,11 +185,29 @@ class Binning:
     missing cell is missing in the binned column too.
     """
 
-    def __init__(self, discretizer, columns: list[str]) -> None:
+    def __init__(self, discretizer, columns: list[str], categorical=()) -> None:
         self.columns = list(columns)
+        self.categorical = list(categorical)
         self.discretizer = None
         if self.columns and discretizer is not None:
             self.discretizer = clone(discretizer)
+
+    def kinds(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """``frame`` with the number columns as floats and the others as categories.
+
+        The same casts at fit and at prediction: whatever dtype a column arrives in (an
+        integer column read as float because a cell is blank), it is read as in fit.
+        """
+        if not self.columns and not self.categorical:
+            return frame
+        frame = frame.copy(deep=False)
+        for name in self.columns:
+            if not pd.api.types.is_float_dtype(frame[name].dtype):
+                frame[name] = _as_float(name, frame[name])
+        for name in self.categorical:
+            if not isinstance(frame[name].dtype, pd.CategoricalDtype):
+                frame[name] = frame[name].astype("category")
+        return frame
 
     def fit_transform(self, frame: pd.DataFrame, y=None) -> pd.DataFrame:
         """Bin the continuous columns of ``frame`` (a copy) and fit the bins.
@@ -152,9 +252,7 @@ class Binning:
             except ValueError as exc:
                 raise ValueError(named(str(exc))) from exc
         for w in caught:
-            warnings.warn_explicit(
-                named(str(w.message)), w.category, w.filename, w.lineno, source=w.source
-            )
+            warnings.warn(named(str(w.message)), w.category, stacklevel=stack_level())
 
     def _bin_codes(self, codes, absent) -> np.ndarray:
         """The discretiser's output checked to be one bin code per value.
@@ -278,14 +376,15 @@ def _graph_of(learner, names) -> tuple[np.ndarray, np.ndarray | None]:
     return dag, A
 
 
-def structure_graph(structure, data, target: int, random_state=None):
+def structure_graph(structure, data, target: int, random_state=None, criterion=None):
     """The DAG of ``structure`` (a name of :data:`STRUCTURES` or a learner) over ``data``.
 
     Returns ``(dag, pdag)``: ``pdag`` the learner's PDAG where it has no consistent DAG
     extension (:func:`_graph_of`), else None.
 
     ``"auto"`` is :func:`~skbn.learners.default_learner` for the number of columns (BOSS
-    without its tabu polish, or FGES), seeded by ``random_state``.
+    without its tabu polish, or FGES), seeded by ``random_state``; ``criterion``, if given,
+    is BOSS's score then (a name the score registry resolves for the data's kind).
     """
     if isinstance(structure, str) and structure == "naive_bayes":
         return _naive_bayes(data.n_features, target), None
@@ -300,14 +399,16 @@ def structure_graph(structure, data, target: int, random_state=None):
             # (0.167 against 0.144), moved the others by 0.0002 at most and left ALARM's
             # blanket F1 as it was, at more fit time
             learner.set_params(polish=False)
+            if criterion is not None:
+                learner.set_params(criterion=criterion)
     else:
         learner = clone(structure)
     return _graph_of(learner.fit(data), data.names)
 
 
-def structure_dag(structure, data, target: int, random_state=None) -> np.ndarray:
+def structure_dag(structure, data, target: int, random_state=None, criterion=None) -> np.ndarray:
     """The DAG of :func:`structure_graph`."""
-    return structure_graph(structure, data, target, random_state)[0]
+    return structure_graph(structure, data, target, random_state, criterion)[0]
 
 
 def blanket_of(dag: np.ndarray, target: int) -> list[int]:
@@ -332,6 +433,50 @@ def pdag_blanket_of(A: np.ndarray, target: int) -> list[int]:
     return sorted((neighbours | spouses) - {target})
 
 
+def _quantile_codes(values: np.ndarray, bins: int = DEFAULT_BINS) -> np.ndarray:
+    """Codes of ``bins`` quantile bins of a continuous column, -1 where missing."""
+    seen = ~np.isnan(values)
+    codes = np.full(len(values), -1, dtype=np.int64)
+    if seen.any():
+        edges = np.unique(np.quantile(values[seen], np.linspace(0, 1, bins + 1)[1:-1]))
+        codes[seen] = np.searchsorted(edges, values[seen], side="right")
+    return codes
+
+
+def mutual_information(a: np.ndarray, b: np.ndarray) -> float:
+    """Plug-in mutual information (nats) of two code columns, on the rows observing both."""
+    both = (a >= 0) & (b >= 0)
+    if not both.any():
+        return 0.0
+    a, b = a[both], b[both]
+    joint = np.zeros((int(a.max()) + 1, int(b.max()) + 1))
+    np.add.at(joint, (a, b), 1.0)
+    joint /= joint.sum()
+    outer = joint.sum(axis=1, keepdims=True) * joint.sum(axis=0, keepdims=True)
+    nz = joint > 0
+    return float(np.sum(joint[nz] * np.log(joint[nz] / outer[nz])))
+
+
+def strongest_features(data, target: int, k: int) -> list[int]:
+    """The ``k`` features with the largest mutual information with ``target``.
+
+    On the data the search saw (binned features as their bins; a continuous feature kept
+    continuous through 5 quantile bins); ties go to the earlier column.
+    """
+    discrete = getattr(data, "discrete", np.ones(data.n_features, dtype=bool))
+    y = np.asarray(data.codes[:, target], dtype=np.int64)
+    strength = []
+    for j in range(data.n_features):
+        if j == target:
+            continue
+        if discrete[j]:
+            x = np.asarray(data.codes[:, j], dtype=np.int64)
+        else:
+            x = _quantile_codes(np.asarray(data.values[:, j], dtype=np.float64))
+        strength.append((-mutual_information(x, y), j))
+    return [j for _, j in sorted(strength)[:k]]
+
+
 def check_kept_continuous(frame: pd.DataFrame, binning: Binning) -> None:
     """Refuse infinity in continuous columns that stay continuous (no discretiser).
 
@@ -347,7 +492,7 @@ def check_kept_continuous(frame: pd.DataFrame, binning: Binning) -> None:
             )
 
 
-def supervised_data(estimator, X, y, discretizer):
+def supervised_data(estimator, X, y, discretizer, categorical_features="auto"):
     """Check ``X`` and ``y`` and encode them as one data set, the class its last column.
 
     Sets ``n_features_in_`` (and ``feature_names_in_`` for a frame with string names) on
@@ -364,7 +509,8 @@ def supervised_data(estimator, X, y, discretizer):
     names = list(frame.columns)
     if isinstance(discretizer, str):
         discretizer = MDLPDiscretizer() if discretizer == "mdlp" else default_discretizer()
-    binning = Binning(discretizer, continuous_columns(frame))
+    binning = Binning(discretizer, *feature_kinds(frame, categorical_features))
+    frame = binning.kinds(frame)
     check_kept_continuous(frame, binning)
     frame = binning.fit_transform(frame, codes)
     frame[class_name(names)] = codes

@@ -208,10 +208,10 @@ def _fit_regressions(data: MixedData, j: int, pa: np.ndarray, iss: float = 0.0) 
     return _Regression(disc, cont, keys[kept], intercepts, coefficients, variances)
 
 
-def _cpt(codes, arities, j, pa, iss):
+def _cpt(codes, arities, j, pa, iss, per_cell=False):
     counts = family_counts(codes, arities, j, pa)
     q, r = counts.shape
-    smoothed = counts + iss / (q * r)
+    smoothed = counts + (iss if per_cell else iss / (q * r))
     totals = smoothed.sum(axis=1, keepdims=True)
     with np.errstate(divide="ignore"):
         # maximum likelihood: an unseen configuration has no data, so a uniform row
@@ -220,13 +220,18 @@ def _cpt(codes, arities, j, pa, iss):
 
 
 def fit_parameters(
-    data: DiscreteData | GaussianData | MixedData, dag: np.ndarray, iss: float = CPT_PRIOR_ISS
+    data: DiscreteData | GaussianData | MixedData,
+    dag: np.ndarray,
+    iss: float = CPT_PRIOR_ISS,
+    per_cell: bool = False,
 ):
     """Estimate the parameters of the DAG ``dag`` (adjacency array) on ``data``.
 
     Discrete tables are posterior means under a Dirichlet prior of equivalent sample size
-    ``iss`` spread uniformly over each family's ``q * r`` cells (BDeu's prior); ``iss=0``
-    gives maximum likelihood, where a parent configuration never seen gets a uniform row.
+    ``iss`` spread uniformly over each family's ``q * r`` cells (BDeu's prior), or, with
+    ``per_cell``, of ``iss`` pseudo-counts in every cell (Laplace's rule at 1, as
+    scikit-learn's ``CategoricalNB(alpha)``); ``iss=0`` gives maximum likelihood, where a
+    parent configuration never seen gets a uniform row.
     Continuous nodes get least-squares regressions on their parents (per configuration of
     their discrete parents in mixed data), with the residual variance shrunk toward the
     column's variance by ``iss`` pseudo-rows (:func:`_shrunk`; ``iss=0``: maximum likelihood).
@@ -239,13 +244,15 @@ def fit_parameters(
     if isinstance(data, (DiscreteData, MixedData)):
         _check_table_sizes(data, parents)
     if data.has_missing:
-        return _fit_available_case(data, parents, iss)
+        return _fit_available_case(data, parents, iss, per_cell)
     if isinstance(data, DiscreteData):
-        tables = [_cpt(data.codes, data.arities, j, pa, iss) for j, pa in enumerate(parents)]
+        tables = [
+            _cpt(data.codes, data.arities, j, pa, iss, per_cell) for j, pa in enumerate(parents)
+        ]
         return DiscreteParameters(parents, tuple(tables))
     if isinstance(data, MixedData):
         tables = tuple(
-            _cpt(data.codes, data.arities, j, pa, iss) if data.discrete[j] else None
+            _cpt(data.codes, data.arities, j, pa, iss, per_cell) if data.discrete[j] else None
             for j, pa in enumerate(parents)
         )
         regressions = tuple(
@@ -327,7 +334,7 @@ def _gaussian_parameters(parents, fits) -> GaussianParameters:
     return GaussianParameters(parents, intercepts, tuple(f[1] for f in fits), variances)
 
 
-def _fit_available_case(data, parents, iss):
+def _fit_available_case(data, parents, iss, per_cell=False):
     """Each family's parameters from the rows that observe the node and all its parents.
 
     The maximum-likelihood (or Dirichlet posterior mean) estimates of the available-case
@@ -339,7 +346,9 @@ def _fit_available_case(data, parents, iss):
         subsets.append(data.take(data.complete_rows(family), family))
     local = [np.arange(1, len(pa) + 1, dtype=np.int64) for pa in parents]
     if isinstance(data, DiscreteData):
-        tables = [_cpt(sub.codes, sub.arities, 0, pa, iss) for sub, pa in zip(subsets, local)]
+        tables = [
+            _cpt(sub.codes, sub.arities, 0, pa, iss, per_cell) for sub, pa in zip(subsets, local)
+        ]
         return DiscreteParameters(parents, tuple(tables))
     if isinstance(data, GaussianData):
         fits = [
@@ -350,7 +359,7 @@ def _fit_available_case(data, parents, iss):
     tables, regressions = [], []
     for j, (sub, pa) in enumerate(zip(subsets, local)):
         if data.discrete[j]:
-            tables.append(_cpt(sub.codes, sub.arities, 0, pa, iss))
+            tables.append(_cpt(sub.codes, sub.arities, 0, pa, iss, per_cell))
             regressions.append(None)
         else:
             fit = _fit_regressions(sub, 0, pa, iss)
