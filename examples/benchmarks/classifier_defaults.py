@@ -230,18 +230,26 @@ def _pivot(part: pd.DataFrame, order) -> list[str]:
 
 
 def _wins(part: pd.DataFrame, order) -> list[str]:
-    """How often each setting has the lowest log loss, and how often it is above the prior."""
+    """Each setting's regret against the best setting of each row, and rows above the prior.
+
+    Regret: a row's (data set, structure) log loss over the lowest of any setting on that
+    row, minus one.
+    """
+    part = part.copy()
+    best = part.groupby(["data", "structure"]).log_loss.transform("min")
+    part["regret"] = part.log_loss / best - 1
     lines = [
-        "| setting | lowest log loss (of the rows) | above the class prior's |",
-        "|---|---|---|",
+        "| setting | mean regret | largest regret | rows within 1% of the best |"
+        " above the class prior's |",
+        "|---|---|---|---|---|",
     ]
-    best = part.loc[part.groupby(["data", "structure"]).log_loss.idxmin(), "setting"]
     for setting in order:
         mine = part[part.setting == setting]
         above = mine[mine.log_loss > mine.prior]
         where = ", ".join(f"{d} `{s}`" for d, s in zip(above.data, above.structure)) or "none"
         lines.append(
-            f"| {setting} | {int((best == setting).sum())} of {len(mine)} | {len(above)}: {where} |"
+            f"| {setting} | {mine.regret.mean():.1%} | {mine.regret.max():.1%} | "
+            f"{int((mine.regret <= 0.01).sum())} of {len(mine)} | {len(above)}: {where} |"
         )
     return lines + [""]
 
@@ -263,7 +271,9 @@ def write_page(table: pd.DataFrame, out) -> None:
         "`K = k`: a column of whole numbers with at most k distinct values is a category (one"
         " state per value), one with more a measurement (5 quantile bins), passed as"
         " `categorical_features=[...]`; `K = as read`: integer columns categories, float"
-        f" columns measurements. `alpha=1`. The default is K = {MAX_CATEGORY_VALUES}.",
+        f" columns measurements. `alpha=1`. The default is K = {MAX_CATEGORY_VALUES}: its"
+        " mean regret is within 0.3 percentage points of K = 5's and below the as-read"
+        " rule's, and it keeps 7-point answer scales as categories.",
         "",
     ]
     lines += _wins(ints, cuts) + _pivot(ints, cuts)
@@ -273,7 +283,9 @@ def write_page(table: pd.DataFrame, out) -> None:
         "`alpha=a`: a pseudo-counts in every cell of each table (the default is 1);"
         " `BDeu iss=s`: s pseudo-counts spread over each table's cells (BDeu's prior, what the"
         f" classifier used before), integer columns by the default rule (K ="
-        f" {MAX_CATEGORY_VALUES}).",
+        f" {MAX_CATEGORY_VALUES}). The default, `alpha=1`, has the lowest mean regret and the"
+        " smallest largest one; `alpha=2` is best on more rows (the small real tables) but"
+        " up to a quarter worse on others (wine, iris).",
         "",
     ]
     lines += _wins(sm, smooth) + _pivot(sm, smooth)
