@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import warnings
@@ -10,6 +11,13 @@ import warnings
 import skbn
 
 _PACKAGE = os.path.dirname(os.path.abspath(skbn.__file__)) + os.sep
+#: contextlib's frames sit between a context manager of skbn's and its caller
+_CONTEXTLIB = os.path.abspath(contextlib.__file__)
+
+
+def _inside(filename: str) -> bool:
+    path = os.path.abspath(filename)
+    return path.startswith(_PACKAGE) or path == _CONTEXTLIB
 
 
 def stack_level() -> int:
@@ -22,7 +30,7 @@ def stack_level() -> int:
     level = 0
     try:
         frame = frame.f_back  # the function that asks
-        while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        while frame is not None and _inside(frame.f_code.co_filename):
             frame = frame.f_back
             level += 1
     finally:

@@ -147,3 +147,12 @@ def test_warnings_name_the_callers_line():
     with pytest.warns(UserWarning, match="not seen during fit") as caught:
         clf.predict_proba(pd.DataFrame({"a": ["w"]}))
     assert caught[0].filename == __file__
+
+
+def test_the_discretizers_warnings_name_the_column_and_the_callers_line():
+    # scikit-learn's "feature 1" is the second continuous column, which is the user's "b"
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=100), "b": np.r_[np.zeros(90), rng.normal(size=10)]})
+    with pytest.warns(UserWarning, match="feature 1 is column 'b'") as caught:
+        BayesianNetworkClassifier("naive_bayes").fit(X, rng.integers(0, 2, 100))
+    assert {w.filename for w in caught if "column 'b'" in str(w.message)} == {__file__}
