@@ -52,7 +52,13 @@ html_theme_options = {
 }
 # top-level guide pages have no section to navigate: no empty left column (the API reference
 # and the method pages keep theirs)
-html_sidebars = {"*": [], "results/*": [], "methods/*": [], "api": ["sidebar-nav-bs"]}
+html_sidebars = {
+    "*": [],
+    "results/*": [],
+    "methods/*": [],
+    "api": ["sidebar-nav-bs"],
+    "api/**": ["sidebar-nav-bs"],
+}
 html_static_path = ["_static"]
 html_css_files = ["skbn.css"]
 
@@ -121,3 +127,7 @@ def _draw_architecture() -> None:
 
 
 _draw_architecture()
+
+# "On this page" lists a class's methods by their own names ("fit()"), not with the class
+# name before each, which the narrow column cut off
+toc_object_entries_show_parents = "hide"

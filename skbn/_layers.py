@@ -33,6 +33,7 @@ LAYERS = [
             "skbn.utils._random": "seeds",
             "skbn.utils._features": "n_features_in_ and feature_names_in_",
             "skbn.utils._optuna_slots": "reproducible Optuna studies shared by workers",
+            "skbn.utils._warnings": "warnings at the caller's line",
         },
     ),
     (

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Figures quoted beside a link to a results page are held by that page.
 
 A guide page or the README that quotes a measurement and names the results page it comes

@@ -28,7 +28,8 @@ TOP_LEVEL = ALWAYS | {"EX01"}
 
 
 def _public_objects():
-    text = (ROOT / "docs" / "api.md").read_text()
+    pages = [ROOT / "docs" / "api.md", *sorted((ROOT / "docs" / "api").glob("*.md"))]
+    text = "\n".join(page.read_text() for page in pages)
     seen = set()
     for module_name in re.findall(r"^\.\. currentmodule:: (\S+)$", text, re.M):
         module = importlib.import_module(module_name)

@@ -8,9 +8,8 @@ import inspect
 import os
 import warnings
 
-import skbn
-
-_PACKAGE = os.path.dirname(os.path.abspath(skbn.__file__)) + os.sep
+#: skbn's folder (this file is skbn/utils/_warnings.py)
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 #: contextlib's frames sit between a context manager of skbn's and its caller
 _CONTEXTLIB = os.path.abspath(contextlib.__file__)
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Number columns as numbers: integer measurements, declared kinds, unseen values, blankets."""
 
 import warnings
