@@ -149,6 +149,24 @@ def feature_kinds(frame: pd.DataFrame, categorical_features="auto") -> tuple[lis
     return [c for c in numbers if c not in declared], [c for c in numbers if c in declared]
 
 
+def _to_cast(frame: pd.DataFrame, categorical: list) -> list:
+    """The categories among number columns that need a cast to be read as categories.
+
+    Float columns (continuous otherwise), and integer columns with more values than the
+    data check's integer warning counts (declared categories: the warning would ask for
+    the cast). Other integer columns are discrete as they are, and stay uncast: casting a
+    million rows at every prediction would cost more than the prediction.
+    """
+    from skbn.data import INTEGER_STATES_WARNING
+
+    return [
+        c
+        for c in categorical
+        if not pd.api.types.is_integer_dtype(frame[c].dtype)
+        or frame[c].nunique() > INTEGER_STATES_WARNING
+    ]
+
+
 def _as_float(name: str, column: pd.Series) -> np.ndarray:
     try:
         return column.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -509,7 +527,8 @@ def supervised_data(estimator, X, y, discretizer, categorical_features="auto"):
     names = list(frame.columns)
     if isinstance(discretizer, str):
         discretizer = MDLPDiscretizer() if discretizer == "mdlp" else default_discretizer()
-    binning = Binning(discretizer, *feature_kinds(frame, categorical_features))
+    numeric, categorical = feature_kinds(frame, categorical_features)
+    binning = Binning(discretizer, numeric, _to_cast(frame, categorical))
     frame = binning.kinds(frame)
     check_kept_continuous(frame, binning)
     frame = binning.fit_transform(frame, codes)

@@ -200,6 +200,21 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         data, self._names, self.classes_, self._binning = supervised_data(
             self, X, y, self.discretizer, self.categorical_features
         )
+        kinds = np.asarray(getattr(data, "discrete", np.ones(data.n_features, bool)))[:-1]
+        if (
+            isinstance(self.structure, str)
+            and self.structure == "tan"
+            and 0 < kinds.sum() < len(kinds)
+        ):
+            shown = [n for n, d in zip(data.names, kinds) if d][:8]
+            raise ValueError(
+                "structure='tan' needs all features discrete or all continuous, and with "
+                f"discretizer=None these are categories: {shown} (a tree over both kinds "
+                "may need a continuous parent of a discrete feature, which a "
+                "conditional-Gaussian network cannot hold). Bin the numbers (the default "
+                "discretizer), or read every number column as continuous with "
+                "categorical_features=[]."
+            )
         self.discretizer_ = self._binning.discretizer
         with np.errstate(divide="ignore"):
             frequencies = np.bincount(data.codes[:, -1], minlength=len(self.classes_))
@@ -277,8 +292,8 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
                 values[:, j] = column.to_numpy(dtype=np.float64)
             else:
                 codes[:, j] = _encode_column(name, column, self._states[j], missing="allow")
-                new = (codes[:, j] < 0) & ~column.isna().to_numpy()
-                if new.any():
+                new = codes[:, j] < 0
+                if new.any() and (new := new & ~column.isna().to_numpy()).any():
                     unseen.append((name, column[new].drop_duplicates().tolist()))
         if unseen and self.handle_unknown != "ignore":
             shown = "; ".join(f"{name!r}: {values_[:5]}" for name, values_ in unseen[:5])

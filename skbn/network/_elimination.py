@@ -78,6 +78,38 @@ def _combine(factors, out_scope) -> np.ndarray:
     return np.einsum(spec, *(values for _, values in factors))
 
 
+#: Most factors one ``einsum`` multiplies (numpy refuses more than 32 or 64 operands); a
+#: longer product is taken a chunk at a time.
+_MAX_OPERANDS = 16
+
+
+def _scaled(values, n, log_scale) -> np.ndarray:
+    """``values`` broadcast to ``n`` rows and divided by each row's largest entry.
+
+    The logs of the divisors are added to ``log_scale`` (in place).
+    """
+    values = np.broadcast_to(values, (n, *values.shape[1:]))
+    top = values.reshape(n, -1).max(axis=1, initial=0.0)
+    with np.errstate(divide="ignore"):
+        log_scale += np.log(top)
+    return values / np.where(top > 0, top, 1.0).reshape((n,) + (1,) * (values.ndim - 1))
+
+
+def _product(factors, out_scope, n, log_scale) -> np.ndarray:
+    """The product of ``factors`` summed onto ``out_scope``, a chunk of factors at a time.
+
+    Each chunk keeps the variables that later factors or ``out_scope`` hold and sums out
+    the ones only it holds; its product is scaled per row (:func:`_scaled`).
+    """
+    factors = list(factors)
+    while len(factors) > _MAX_OPERANDS:
+        chunk, factors = factors[:_MAX_OPERANDS], factors[_MAX_OPERANDS:]
+        needed = set(out_scope).union(*(set(s) for s, _ in factors))
+        scope = tuple(sorted({u for s, _ in chunk for u in s} & needed))
+        factors.append((scope, _scaled(_combine(chunk, scope), n, log_scale)))
+    return _combine(factors, tuple(out_scope))
+
+
 def sum_out(factors, order, keep) -> tuple[np.ndarray, np.ndarray]:
     """Sum the variables ``order`` out of the product of ``factors``, one after another.
 
@@ -114,12 +146,6 @@ def sum_out(factors, order, keep) -> tuple[np.ndarray, np.ndarray]:
         group = [f for f in factors if v in f[0]]
         factors = [f for f in factors if v not in f[0]]
         scope = tuple(sorted({u for s, _ in group for u in s} - {v}))
-        new = _combine(group, scope)
-        new = np.broadcast_to(new, (n, *new.shape[1:]))
-        top = new.reshape(n, -1).max(axis=1, initial=0.0)
-        with np.errstate(divide="ignore"):
-            log_scale += np.log(top)
-        new = new / np.where(top > 0, top, 1.0).reshape((n,) + (1,) * len(scope))
-        factors.append((scope, new))
-    values = _combine(factors, tuple(keep))
+        factors.append((scope, _scaled(_product(group, scope, n, log_scale), n, log_scale)))
+    values = _product(factors, tuple(keep), n, log_scale)
     return np.broadcast_to(values, (n, *values.shape[1:])), log_scale

@@ -157,3 +157,15 @@ def test_the_discretizers_warnings_name_the_column_and_the_callers_line():
     with pytest.warns(UserWarning, match="feature 1 is column 'b'") as caught:
         BayesianNetworkClassifier("naive_bayes").fit(X, rng.integers(0, 2, 100))
     assert {w.filename for w in caught if "column 'b'" in str(w.message)} == {__file__}
+
+
+def test_tan_on_categories_and_measurements_kept_continuous_is_refused_before_work():
+    # with discretizer=None, few-valued whole numbers are categories beside continuous
+    # measurements; a tree over both kinds may need an arc a CG network cannot hold
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"grade": rng.integers(0, 3, 80).astype(float), "dose": rng.normal(size=80)})
+    y = rng.integers(0, 2, 80)
+    with pytest.raises(ValueError, match=r"categories: \['grade'\].*categorical_features=\[\]"):
+        BayesianNetworkClassifier("tan", discretizer=None).fit(X, y)
+    clf = BayesianNetworkClassifier("tan", discretizer=None, categorical_features=[]).fit(X, y)
+    assert np.isfinite(clf.predict_proba(X)).all()
