@@ -356,7 +356,7 @@ def prediction_speed() -> dict:
 
 #: The selector's learners compared on ALARM; the first is the default.
 SELECTOR_LEARNERS = {
-    "MarkovBlanketSelector(random_state=0)": lambda: "auto",
+    "MarkovBlanketSelector(random_state=s), s = 0-4": lambda: "auto",
     'MarkovBlanketSelector("hill_climb")': lambda: "hill_climb",
     "MarkovBlanketSelector(IAMB())": lambda: IAMB(),
     'MarkovBlanketSelector(IAMB(variant="fdr"))': lambda: IAMB(variant="fdr"),
@@ -365,32 +365,44 @@ SELECTOR_LEARNERS = {
 
 
 def blanket_recovery() -> pd.DataFrame:
-    """F1 of MarkovBlanketSelector's blanket against ALARM's true one, every target."""
+    """F1 of MarkovBlanketSelector's blanket against ALARM's true one, every target.
+
+    The default learner (BOSS, randomised) runs seeds 0-4; each target's figures are the
+    means over them.
+    """
     network = load_network("alarm")
     rows = []
     for n in (1000, 10000):
         X = network.sample(n, random_state=0)
-        for label, learner in SELECTOR_LEARNERS.items():
-            for target in X.columns:
-                truth = markov_blanket(network.graph, target)
-                start = time.perf_counter()
-                selector = MarkovBlanketSelector(learner(), random_state=0)
-                selector.fit(X.drop(columns=target), X[target])
-                seconds = time.perf_counter() - start
-                found = set(selector.markov_blanket_)
-                tp = len(found & truth)
-                rows.append(
-                    dict(
-                        n=n,
-                        learner=label,
-                        target=target,
-                        precision=tp / len(found) if found else 1.0,
-                        recall=tp / len(truth) if truth else 1.0,
-                        f1=2 * tp / (len(found) + len(truth)),
-                        seconds=seconds,
+        for k, (label, learner) in enumerate(SELECTOR_LEARNERS.items()):
+            for seed in SEEDS if k == 0 else [0]:
+                for target in X.columns:
+                    truth = markov_blanket(network.graph, target)
+                    start = time.perf_counter()
+                    selector = MarkovBlanketSelector(learner(), random_state=seed)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")  # an empty blanket is scored as one
+                        selector.fit(X.drop(columns=target), X[target])
+                    seconds = time.perf_counter() - start
+                    found = set(selector.markov_blanket_)
+                    tp = len(found & truth)
+                    rows.append(
+                        dict(
+                            n=n,
+                            learner=label,
+                            target=target,
+                            seed=seed,
+                            precision=tp / len(found) if found else 1.0,
+                            recall=tp / len(truth) if truth else 1.0,
+                            f1=2 * tp / (len(found) + len(truth)),
+                            seconds=seconds,
+                        )
                     )
-                )
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    keys = ["n", "learner", "target"]
+    return (
+        frame.groupby(keys, sort=False).mean(numeric_only=True).reset_index().drop(columns="seed")
+    )
 
 
 def _versus(a: float, b: float) -> str:
@@ -518,6 +530,37 @@ def missed_goals(table) -> list[str]:
             f"{value('iris', 'pyAgrum BNClassifier(GHC)'):.3f}), which on 120 training rows of"
             " four binned features keeps a sparser blanket than a tree over all of them."
         )
+    gnb = value("iris", "GaussianNB")
+    if iris > gnb:
+        out.append(
+            f"- **iris against GaussianNB**: GaussianNB ({gnb:.3f}) models the raw"
+            " measurements as Gaussians, as skbn's TAN with `discretizer=None` does"
+            f" ({value('iris', cg_tan):.3f}); binned into five quantiles, the same four"
+            " features lose what a Gaussian per class keeps."
+        )
+    for data, method, why in [
+        (
+            "ccard (real)",
+            HILL_CLIMB,
+            "hill climbing with BIC on 58 training rows finds a blanket whose tables the"
+            " held-out rows do not bear out; the default (AIC) gets"
+            f" {value('ccard (real)', DEFAULT):.3f}",
+        ),
+        (
+            "diabetes (real)",
+            'skbn (structure="naive_bayes")',
+            "naive Bayes multiplies six correlated serum measurements as if each were new"
+            f" evidence; CategoricalNB on the same bins gets"
+            f" {value('diabetes (real)', CATEGORICAL_NB):.3f}, the default"
+            f" {value('diabetes (real)', DEFAULT):.3f}",
+        ),
+    ]:
+        ours, prior = value(data, method), value(data, PRIOR)
+        if ours > prior:
+            out.append(
+                f"- **{data.split(' ')[0]} above the class prior**: `{method}` {ours:.3f}"
+                f" against the prior's {prior:.3f}: {why}."
+            )
     part = table[table.data == "alarm:HRBP (n=10000)"]
     if len(part):
         ours = value("alarm:HRBP (n=10000)", DEFAULT)
@@ -595,7 +638,9 @@ def write_page(table, failures, speed, blankets, out, command):
         "",
         "`MarkovBlanketSelector` on each of ALARM's 37 variables as the target, against its"
         ' true Markov blanket; the default learner is `"auto"` (`BOSS()` at this size), other'
-        " learners for comparison; seconds: all 37 fits.",
+        " learners for comparison (deterministic, one run each); the default, randomised,"
+        " runs seeds 0-4, and each target's precision, recall, F1 and seconds are the means"
+        " over them; seconds: all 37 fits.",
         "",
         "| learner | n | mean precision | mean recall | mean F1 | median F1 |"
         " targets with F1 >= 0.9 | seconds |",
@@ -653,6 +698,9 @@ def main() -> None:
         "--report", action="store_true", help="rewrite the page from the saved CSVs"
     )
     parser.add_argument(
+        "--blankets", action="store_true", help="with --report: measure the blankets again"
+    )
+    parser.add_argument(
         "--out", type=lambda s: __import__("pathlib").Path(s), default=result_path("classification")
     )
     args = parser.parse_args()
@@ -661,7 +709,11 @@ def main() -> None:
     if args.report:
         table = pd.read_csv(args.out.with_suffix(".csv"))
         failures = list(pd.read_csv(failure_csv).itertuples(index=False, name=None))
-        blankets = pd.read_csv(blanket_csv)
+        if args.blankets:
+            blankets = blanket_recovery()
+            blankets.to_csv(blanket_csv, index=False)
+        else:
+            blankets = pd.read_csv(blanket_csv)
     else:
         table, failures = run(args.quick)
         args.out.parent.mkdir(parents=True, exist_ok=True)
