@@ -402,14 +402,15 @@ def structure_graph(structure, data, target: int, random_state=None, criterion=N
 
     ``"auto"`` is :func:`~skbn.learners.default_learner` for the number of columns (BOSS
     without its tabu polish, or FGES), seeded by ``random_state``; ``criterion``, if given,
-    is BOSS's score then (a name the score registry resolves for the data's kind).
+    is the score of that BOSS and of ``"hill_climb"``'s search (a name the score registry
+    resolves for the data's kind).
     """
     if isinstance(structure, str) and structure == "naive_bayes":
         return _naive_bayes(data.n_features, target), None
     if isinstance(structure, str) and structure == "tan":
         learner = TAN(class_node=target)
     elif isinstance(structure, str) and structure == "hill_climb":
-        learner = HillClimb()
+        learner = HillClimb() if criterion is None else HillClimb(criterion=criterion)
     elif isinstance(structure, str) and structure == "auto":
         learner = default_learner(data.n_features, random_state=random_state)
         if "polish" in learner.get_params():
