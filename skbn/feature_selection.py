@@ -66,7 +66,7 @@ class MarkovBlanketSelector(SelectorMixin, BaseEstimator):
     categorical_features : "auto" or array-like of str, int or bool, default="auto"
         Which number columns are categories, as for
         :class:`~skbn.classification.BayesianNetworkClassifier`: with ``"auto"`` a column
-        of whole numbers with at most 10 distinct values is a category and every other
+        of whole numbers with at most 5 distinct values is a category and every other
         number column a measurement (binned by ``discretizer``); a list of names or
         positions, or a mask: those are the categories.
     min_features : int, default=1
