@@ -293,8 +293,9 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
             if self._discrete is not None and not self._discrete[j]:
                 values[:, j] = column.to_numpy(dtype=np.float64)
             else:
-                codes[:, j] = _encode_column(name, column, self._states[j], missing="allow")
-                new = codes[:, j] < 0
+                encoded = _encode_column(name, column, self._states[j], missing="allow")
+                codes[:, j] = encoded
+                new = encoded < 0  # contiguous, unlike the column of codes
                 if new.any() and (new := new & ~column.isna().to_numpy()).any():
                     unseen.append((name, column[new].drop_duplicates().tolist()))
         if unseen and self.handle_unknown != "ignore":
@@ -555,7 +556,9 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         incomplete = absent.any(axis=1)
         joint = np.empty((codes.shape[0], len(self.classes_)))
         complete = ~incomplete
-        if complete.any():
+        if complete.all():  # the usual case: no copy of the rows
+            joint[:] = self._complete_joint(codes, values)
+        elif complete.any():
             joint[complete] = self._complete_joint(
                 codes[complete], None if values is None else values[complete]
             )
