@@ -29,6 +29,7 @@ from skbn.learners._hill_climb import HillClimb
 from skbn.learners._registry import default_learner
 from skbn.learners._trees import TAN
 from skbn.preprocessing import MDLPDiscretizer
+from skbn.utils._numeric import mutual_information_of_joints
 from skbn.utils._warnings import stack_level
 
 #: The structures a name stands for; a learner instance is also accepted.
@@ -469,12 +470,9 @@ def mutual_information(a: np.ndarray, b: np.ndarray) -> float:
     if not both.any():
         return 0.0
     a, b = a[both], b[both]
-    joint = np.zeros((int(a.max()) + 1, int(b.max()) + 1))
-    np.add.at(joint, (a, b), 1.0)
-    joint /= joint.sum()
-    outer = joint.sum(axis=1, keepdims=True) * joint.sum(axis=0, keepdims=True)
-    nz = joint > 0
-    return float(np.sum(joint[nz] * np.log(joint[nz] / outer[nz])))
+    joint = np.zeros((1, int(a.max()) + 1, int(b.max()) + 1))
+    np.add.at(joint[0], (a, b), 1.0)
+    return float(mutual_information_of_joints(joint / joint.sum())[0])
 
 
 def strongest_features(data, target: int, k: int) -> list[int]:

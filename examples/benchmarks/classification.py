@@ -439,22 +439,22 @@ def goal_rows(table, speed, blankets, failures=()) -> list[str]:
             row(f"{name}: default runs on every fold", "failed on a fold", False)
             continue
         ours = float(ours.log_loss.iloc[0])
-        peers = part[part.method.str.startswith("pyAgrum")]
-        if len(peers):
-            best = peers.loc[peers.log_loss.idxmin()]
-            row(
-                f"{name}: log loss <= best pyAgrum BNClassifier's",
-                f"{_versus(ours, best.log_loss)} ({best.method.split('(')[1][:-1]})",
-                ours <= best.log_loss + 1e-9,
-            )
-        naive = part[part.method.isin([CATEGORICAL_NB]) | part.method.str.startswith("GaussianNB")]
-        if len(naive):
-            best = naive.loc[naive.log_loss.idxmin()]
-            row(
-                f"{name}: log loss <= the better of CategoricalNB's and GaussianNB's",
-                f"{_versus(ours, best.log_loss)} ({best.method})",
-                ours <= best.log_loss + 1e-9,
-            )
+        naive = part.method.isin([CATEGORICAL_NB]) | part.method.str.startswith("GaussianNB")
+        for goal, rivals, label in [
+            (
+                "best pyAgrum BNClassifier's",
+                part[part.method.str.startswith("pyAgrum")],
+                lambda method: method.split("(")[1][:-1],
+            ),
+            ("the better of CategoricalNB's and GaussianNB's", part[naive], lambda m: m),
+        ]:
+            if len(rivals):
+                best = rivals.loc[rivals.log_loss.idxmin()]
+                row(
+                    f"{name}: log loss <= {goal}",
+                    f"{_versus(ours, best.log_loss)} ({label(best.method)})",
+                    ours <= best.log_loss + 1e-9,
+                )
     for name, part in table.groupby("data", sort=False):
         if not name.endswith("(real)"):
             continue

@@ -52,21 +52,19 @@ class LearnedGraph(nx.DiGraph):
         undirected = sum(1 for u, v in self.edges() if self.has_edge(v, u)) // 2
         return self.number_of_edges() - 2 * undirected, undirected
 
-    def __repr__(self) -> str:
+    def _summary(self) -> tuple[str, str, str]:
+        """The kind, the node count and the edge counts, as repr and str word them."""
         directed, undirected = self._counts()
-        kind = self.graph.get("kind", "graph")
-        return (
-            f"<LearnedGraph {kind}: {self.number_of_nodes()} nodes, {directed + undirected} "
-            f"edges ({directed} directed, {undirected} undirected)>"
-        )
+        edges = f"{directed + undirected} edges ({directed} directed, {undirected} undirected)"
+        return self.graph.get("kind", "graph"), f"{self.number_of_nodes()} nodes", edges
+
+    def __repr__(self) -> str:
+        kind, nodes, edges = self._summary()
+        return f"<LearnedGraph {kind}: {nodes}, {edges}>"
 
     def __str__(self) -> str:
-        directed, undirected = self._counts()
-        kind = self.graph.get("kind", "graph")
-        return (
-            f"LearnedGraph {kind} with {self.number_of_nodes()} nodes and "
-            f"{directed + undirected} edges ({directed} directed, {undirected} undirected)"
-        )
+        kind, nodes, edges = self._summary()
+        return f"LearnedGraph {kind} with {nodes} and {edges}"
 
     def _repr_svg_(self) -> str | None:
         """The drawing, for Jupyter; None (the text repr) for a large or empty graph."""

@@ -14,6 +14,7 @@ from sklearn.utils import check_random_state
 from skbn.data import check_data
 from skbn.model_selection._base_search import StructureSelection
 from skbn.utils._features import record_features
+from skbn.utils._numeric import mutual_information_of_joints
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
 from skbn.utils._param_validation import HasMethods, Interval
 from skbn.utils._random import draw_seed
@@ -67,16 +68,7 @@ def _mi_discrete_rows(y: np.ndarray, yhat: np.ndarray) -> np.ndarray:
         ).reshape(yhat.shape[0], r, k)
         / n
     )
-    return _mi_of_joints(joint)
-
-
-def _mi_of_joints(joint: np.ndarray) -> np.ndarray:
-    """Mutual information (nats) of each joint distribution ``joint[m]`` of shape (r, k)."""
-    py = joint.sum(axis=2, keepdims=True)
-    ph = joint.sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(joint > 0, joint * np.log(joint / (py * ph)), 0.0)
-    return terms.sum(axis=(1, 2))
+    return mutual_information_of_joints(joint)
 
 
 def _mi_discrete_swapped(y: np.ndarray, a: np.ndarray, b: np.ndarray, swaps):
@@ -100,7 +92,9 @@ def _mi_discrete_swapped(y: np.ndarray, a: np.ndarray, b: np.ndarray, swaps):
     moved = swaps @ (with_b - with_a)
 
     def mi(counts):
-        return _mi_of_joints(np.rint(counts).astype(np.float64).reshape(-1, r, k) / n)
+        return mutual_information_of_joints(
+            np.rint(counts).astype(np.float64).reshape(-1, r, k) / n
+        )
 
     return mi(with_a.sum(axis=0) + moved), mi(with_b.sum(axis=0) - moved)
 
