@@ -396,8 +396,9 @@ def save_figure(ax, path) -> None:
     """Save the figure of ``ax`` to ``path`` and say so."""
     import matplotlib.pyplot as plt
 
-    ax.figure.tight_layout()
-    ax.figure.savefig(path, dpi=120)
+    # the saved area grows to hold everything drawn (a legend beside the axes, an arc bowed
+    # out of them) instead of the axes shrinking under fixed-size node boxes
+    ax.figure.savefig(path, dpi=120, bbox_inches="tight", pad_inches=0.2)
     plt.close(ax.figure)
     print(f"picture     written to {path}")
 
