@@ -149,11 +149,12 @@ def test_learn_with_exact_and_mcmc(capsys):
 
 def test_the_command_line_uses_the_library_default_score():
     from skbn.cli._common import make_score
-    from skbn.scores import BIC, GaussianEBIC
+    from skbn.scores import EBIC, GaussianEBIC
 
     default = make_score(None, "gaussian")
     assert type(default) is GaussianEBIC and default.gamma == 1.0
-    assert type(make_score(None, "discrete")) is BIC
+    discrete = make_score(None, "discrete")
+    assert type(discrete) is EBIC and discrete.gamma == "auto"
     # a named family keeps its own parameters unless an option is given
     assert make_score("ebic", "gaussian").gamma == 0.5
     assert make_score("ebic", "gaussian", gamma=2.0).gamma == 2.0

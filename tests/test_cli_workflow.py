@@ -163,13 +163,16 @@ def test_tune_uses_learns_default_score_and_warns_at_the_grid_edge(capsys, monke
 
     monkeypatch.setattr(OTSLSearchCV, "fit", spy)
     argv = ["tune", "--network", "asia", "-n", "1500", "--resamples", "2", "--quiet"]
-    grid = "criterion__penalty_discount=0.001,0.002,0.004"  # far too small: the top edge wins
+    # far too small; EBIC(gamma="auto") raises gamma to make up for it, so the three tie and
+    # an edge of the grid wins either way
+    grid = "criterion__penalty_discount=0.001,0.002,0.004"
     assert main([*argv, "--param", grid]) == 0
-    from skbn.scores import BIC
+    from skbn.scores import EBIC
 
-    assert type(seen["estimator"].criterion) is BIC  # what skbn learn uses on discrete data
+    criterion = seen["estimator"].criterion  # what skbn learn uses on discrete data
+    assert type(criterion) is EBIC and criterion.gamma == "auto"
     err = capsys.readouterr().err
-    assert "penalty_discount=0.004 is at the edge of its grid" in err
+    assert "is at the edge of its grid [0.001, 0.002, 0.004]" in err
     assert tune._at_grid_edge({"a": [1, 2, 3]}, {"a": 2}) == {}
     assert tune._at_grid_edge({"a": [1, 2]}, {"a": 2}) == {}  # two values have no inside
 
@@ -350,7 +353,7 @@ def test_the_default_learner_follows_the_measured_rule(tmp_path, capsys, monkeyp
     out = tmp_path / "g.json"
     assert main(["learn", str(data), "--quiet", "--random-state", "3", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "BOSS(criterion=BIC(), polish=True, random_state=3)" in printed
+    assert "BOSS(criterion=EBIC(gamma='auto'), polish=True, random_state=3)" in printed
     # the graph written is the one the library's default learner finds on the same data
     expected = default_learner(X.shape[1], random_state=3).fit(X).graph_
     assert isinstance(default_learner(X.shape[1]), BOSS)
@@ -587,7 +590,7 @@ def test_hill_climbing_refuses_p_squared_tables_beyond_memory(monkeypatch):
         ),
         (
             ["learn", "--network", "asia", "--learner", "hc", "--iss", "-1"],
-            "--iss applies to the bdeu score; BIC() has no iss",
+            "--iss applies to the bdeu score; EBIC(gamma='auto') has no iss",
         ),
     ],
 )

@@ -37,6 +37,16 @@ EXAMPLE = """example:
 SUMMARY = "learn a network structure from data"
 
 
+
+def _gamma(text: str) -> float | str:
+    """``--gamma``: a number, or ``auto``."""
+    if text == "auto":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'auto', not {text!r}") from None
+
 def add_parser(commands) -> None:
     """Register ``learn`` on the subparsers ``commands``."""
     from skbn.ci_tests._registry import CI_TESTS
@@ -76,7 +86,8 @@ def add_parser(commands) -> None:
         default=None,
         metavar="SCORE",
         help=f"score to maximise, one of {', '.join(SCORES.family_names())} (default: the "
-        "library's, bic on discrete data and ebic with gamma 1 on continuous data); bic, "
+        "library's: ebic with gamma auto on discrete data, bic where chance edges are few, and "
+        "ebic with gamma 1 on continuous data); bic, "
         "aic, ebic and loglik take the version for the data's kind",
     )
     learn.add_argument(
@@ -87,9 +98,11 @@ def add_parser(commands) -> None:
     )
     learn.add_argument(
         "--gamma",
-        type=float,
+        type=_gamma,
         default=None,
-        help="ebic gamma (default: the score's own, 1 for the default score, 0.5 for ebic)",
+        help="ebic gamma, a number or 'auto' (discrete data: the smallest at which at most "
+        "5%% of the pairs the penalty accepts are chance); default: the score's own, auto "
+        "(discrete) or 1 (continuous) for the default score, 0.5 for --score ebic",
     )
     learn.add_argument(
         "--iss", type=float, default=None, help="bdeu imaginary sample size (default: 1)"

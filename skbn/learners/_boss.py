@@ -651,8 +651,8 @@ class BOSS(_OrderSearch):
     criterion : str, Score or None, default=None
         A decomposable score, by family name (``"bic"``, ``"ebic"``, ``"bdeu"``, ...) or as
         an object; None means the default score, with ``penalty_discount``:
-        :class:`~skbn.scores.BIC` on discrete data and ``GaussianEBIC(gamma=1)`` on
-        continuous data.
+        ``EBIC(gamma="auto")`` on discrete data (BIC exactly unless chance edges would be
+        many; :class:`~skbn.scores.EBIC`) and ``GaussianEBIC(gamma=1)`` on continuous data.
     penalty_discount : float, default=1.0
         Multiplier of the score's penalty when the score is given by name or None and its
         family has one (bic, aic, ebic).

@@ -113,8 +113,8 @@ class ExactSearch(BaseStructureLearner):
     ----------
     criterion : str, Score or None, default=None
         Any decomposable score, by family name (``"bic"``, ``"bdeu"``, ...) or as an object;
-        None means the default score: :class:`~skbn.scores.BIC` on discrete data,
-        ``GaussianEBIC(gamma=1)`` on continuous data.
+        None means the default score: ``EBIC(gamma="auto")`` on discrete data (see
+        :class:`~skbn.scores.EBIC`), ``GaussianEBIC(gamma=1)`` on continuous data.
     max_indegree : int, default=None
         Largest parent set; None means no limit.
     max_variables : int, default=25

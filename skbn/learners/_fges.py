@@ -284,12 +284,12 @@ class FGES(BaseStructureLearner):
     criterion : str, Score or None, default=None
         A score-equivalent score, by family name (``"bic"``, ``"ebic"``, ``"bdeu"``, ...) or
         as an object; None means the default score, with ``penalty_discount``:
-        :class:`~skbn.scores.BIC` on discrete data and ``GaussianEBIC(gamma=1)`` on
-        continuous data (BIC with an extra ``log p`` per parameter; plain Gaussian BIC
-        over-fits more as p grows: F1-adjacent 0.63 against 0.91 at 1,000 variables, n =
-        1,000; the grid is on the documentation's "How the default scores were chosen"
-        page). ``FGES("bic")`` is the Gaussian BIC of earlier releases and of the Auto-SLE
-        and PEF papers.
+        ``EBIC(gamma="auto")`` on discrete data (BIC exactly unless chance edges would be
+        many; :class:`~skbn.scores.EBIC`) and ``GaussianEBIC(gamma=1)`` on continuous data
+        (BIC with an extra ``log p`` per parameter; plain Gaussian BIC over-fits more as p
+        grows: F1-adjacent 0.63 against 0.91 at 1,000 variables, n = 1,000; the grid is on
+        the documentation's "How the default scores were chosen" page). ``FGES("bic")`` is
+        the Gaussian BIC of earlier releases and of the Auto-SLE and PEF papers.
     penalty_discount : float, default=1.0
         Multiplier of the score's penalty (Tetrad semantics) when the score is given by name
         or None and its family has one (bic, aic, ebic) -- set the discount on a given score

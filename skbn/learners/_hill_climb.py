@@ -257,9 +257,10 @@ class HillClimb(BaseStructureLearner):
         The score to maximise: a family name (``"bic"``, ``"bdeu"``, ``"ebic"``, ...; see
         :func:`~skbn.scores.get_score_names`), resolved for the data's kind at ``fit``, or a
         :mod:`skbn.scores` object. None means the default score:
-        :class:`~skbn.scores.BIC` on discrete data, ``GaussianEBIC(gamma=1)`` on continuous
-        data (chosen by measurement; see the documentation's "How the default scores were
-        chosen" page). ``"bic"`` gives the Gaussian BIC of earlier releases.
+        ``EBIC(gamma="auto")`` on discrete data (BIC exactly unless chance edges would be
+        many; :class:`~skbn.scores.EBIC`), ``GaussianEBIC(gamma=1)`` on continuous data
+        (chosen by measurement; see the documentation's "How the default scores were chosen"
+        and "Wide discrete data" pages). ``"bic"`` gives the Gaussian BIC of earlier releases.
     max_indegree : int, default=None
         Largest parent set; None for no limit.
     tabu_length : int, default=0

@@ -201,7 +201,8 @@ class MMHC(BaseStructureLearner):
         continuous data.
     criterion : str, Score or None, default=None
         Score of the hill-climbing phase, by family name or as an object; None means the
-        default score (BIC on discrete data, ``GaussianEBIC(gamma=1)`` on continuous data).
+        default score (``EBIC(gamma="auto")`` on discrete data, ``GaussianEBIC(gamma=1)``
+        on continuous data).
     alpha : float, default=0.05
         Significance level of the tests.
     max_cond_size : int, default=None

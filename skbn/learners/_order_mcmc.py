@@ -70,7 +70,8 @@ class OrderMCMC(BaseStructureLearner):
     criterion : str, Score or None, default=None
         Decomposable score used as the log marginal likelihood (``"bdeu"`` or ``"bge"`` for a
         Bayesian reading), by family name or as an object; None means the default score
-        (BIC on discrete data, ``GaussianEBIC(gamma=1)`` on continuous data).
+        (``EBIC(gamma="auto")`` on discrete data, ``GaussianEBIC(gamma=1)`` on continuous
+        data).
     search_space : {"pc"} or None, default="pc"
     ci_test : str, CITest or None, default=None
         Test of the PC-Stable skeleton, by family name (``"chi_square"``, ``"fisher_z"``, ...)

@@ -23,6 +23,7 @@ from skbn._kernels.discrete import (
 )
 from skbn._kernels.discrete import K2 as K2_KIND
 from skbn.data import DiscreteData
+from skbn.scores._auto_gamma import choose_gamma
 from skbn.scores._base import (
     BoundScore,
     Score,
@@ -171,14 +172,27 @@ class EBIC(_PenalisedDiscrete):
 
     Parameters
     ----------
-    gamma : float, default=0.5
-        Weight of the ``log(p)`` term; 0 gives back the base criterion.
+    gamma : float or "auto", default=0.5
+        Weight of the ``log(p)`` term; 0 gives back the base criterion. ``"auto"`` chooses it
+        from the data when the score is bound: the smallest ``gamma`` (on a grid of 0.01)
+        at which the pairs of columns whose one-edge gain passes the penalty are at most
+        ``chance_share`` chance (the number expected if every pair were independent, from
+        each pair's chi-square tail), or at most one chance pair is expected in all. Where
+        BIC expects less than one chance pair, or few beside the real ones, this is 0 and
+        the score is the base criterion exactly; among thousands of mostly unrelated
+        columns it is near 1. It is the default discrete score (chosen by measurement:
+        ``examples/benchmarks/wide_discrete.py``). The bound score's ``score.gamma`` is the
+        value chosen.
     penalty_discount : float, default=1.0
-        Multiplier of the base penalty.
+        Multiplier of the base penalty. With ``gamma="auto"`` a discount below 1 is mostly
+        made up by a larger ``gamma`` (the rule counts chance pairs under the whole
+        penalty); to search penalties below BIC's, name ``BIC(penalty_discount=...)``.
     base : {"bic", "aic"}, default="bic"
         Base penalty per parameter: ``penalty_discount * log(n) / 2`` ("bic", the textbook
         EBIC) or ``penalty_discount`` ("aic"). OTSL's normalised EBIC is
         ``EBIC(gamma=(P - 1) / 20, base="aic")`` for a configuration with penalty ``P``.
+    chance_share : float, default=0.05
+        With ``gamma="auto"``: the largest share of the passing pairs that may be chance.
 
     References
     ----------
@@ -187,27 +201,68 @@ class EBIC(_PenalisedDiscrete):
 
     Examples
     --------
+    >>> import numpy as np
     >>> import pandas as pd
     >>> X = pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 1, 1]})
     >>> # -1.3863 - 2 parameters * (log(4) / 2 + 1 * log(2 variables))
     >>> round(EBIC(gamma=1).bind(X).local_score("b", ["a"]), 4)
     -4.1589
+
+    With ``"auto"``, 300 unrelated fair coins over 200 rows get a large ``gamma``; the same
+    number of rows of two related columns keep BIC's penalty:
+
+    >>> rng = np.random.default_rng(0)
+    >>> coins = pd.DataFrame(rng.integers(0, 2, (200, 300))).add_prefix("c")
+    >>> EBIC(gamma="auto").bind(coins).score.gamma
+    1.12
+    >>> a = rng.integers(0, 2, 200)
+    >>> pair = pd.DataFrame({"a": a, "b": a ^ (rng.random(200) < 0.2)})
+    >>> EBIC(gamma="auto").bind(pair).score.gamma
+    0.0
     """
 
     _parameter_constraints = {
-        "gamma": [Interval(Real, 0, None, closed="left")],
+        "gamma": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
         "penalty_discount": [Interval(Real, 0, None, closed="left")],
         "base": [StrOptions({"bic", "aic"})],
+        "chance_share": [Interval(Real, 0, 1, closed="both")],
     }
 
-    def __init__(self, gamma: float = 0.5, penalty_discount: float = 1.0, base: str = "bic"):
+    def __init__(
+        self,
+        gamma: float | str = 0.5,
+        penalty_discount: float = 1.0,
+        base: str = "bic",
+        chance_share: float = 0.05,
+    ):
         self.gamma = gamma
         self.penalty_discount = penalty_discount
         self.base = base
+        self.chance_share = chance_share
 
     def _per_parameter(self, n_samples, n_features):
         unit = math.log(n_samples) / 2 if self.base == "bic" else 1.0
-        return self.penalty_discount * unit + self.gamma * math.log(max(n_features, 1))
+        # "auto" is resolved when the score is bound (_for_data); unresolved, its gamma is
+        # the least it can be
+        gamma = 0.0 if self.gamma == "auto" else self.gamma
+        return self.penalty_discount * unit + gamma * math.log(max(n_features, 1))
+
+    def _for_data(self, data) -> EBIC:
+        """The score with ``gamma`` resolved on ``data`` (itself unless ``"auto"``)."""
+        if not (isinstance(self.gamma, str) and self.gamma == "auto"):
+            return self
+        gamma = choose_gamma(data, self.base, self.penalty_discount, self.chance_share)
+        return EBIC(gamma, self.penalty_discount, self.base, self.chance_share)
+
+    def _bind(self, data):
+        resolved = self._for_data(data)
+        return super()._bind(data) if resolved is self else resolved._bind(data)
+
+    def _bind_incomplete(self, data):
+        resolved = self._for_data(data)
+        return (
+            super()._bind_incomplete(data) if resolved is self else resolved._bind_incomplete(data)
+        )
 
 
 class BDeu(Score):

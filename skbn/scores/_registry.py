@@ -84,7 +84,9 @@ SCORES.register(
     description="Bayesian Gaussian equivalent marginal likelihood",
     aliases={"bgescore": (None, {})},
 )
-SCORES.set_default(discrete="bic", gaussian=("ebic", {"gamma": 1.0}), mixed="bic")
+SCORES.set_default(
+    discrete=("ebic", {"gamma": "auto"}), gaussian=("ebic", {"gamma": 1.0}), mixed="bic"
+)
 # Held-out scoring of a structure (OTSL's default scorer), chosen by measurement
 # (examples/benchmarks/otsl_scoring.py): held-out BIC picked the sparsest configuration of a
 # grid on discrete data, where the test bootstraps are small beside the tables; AIC did not.
@@ -98,8 +100,8 @@ def get_score(name: str | Score | None, kind: str = "discrete", **params) -> Sco
     ----------
     name : str, Score or None
         A family name (see :func:`get_score_names`) or alias, a score object (returned as it
-        is if it suits ``kind``), or None for the default: ``"bic"`` on discrete data and
-        ``"ebic"`` with ``gamma=1`` on continuous data.
+        is if it suits ``kind``), or None for the default: ``"ebic"`` with ``gamma="auto"``
+        on discrete data and with ``gamma=1`` on continuous data.
     kind : {"discrete", "gaussian"}, default="discrete"
     **params
         Parameters of the score, e.g. ``penalty_discount=2`` (names only).

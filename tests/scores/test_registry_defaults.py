@@ -13,7 +13,7 @@ def test_held_out_defaults_are_the_registrys():
     assert SCORES.default("discrete", "held_out")[0] == "aic"
     assert SCORES.default("gaussian", "held_out")[0] == "bic"
     # a learner's own default is a separate purpose
-    assert SCORES.default("discrete")[0] == "bic"
+    assert SCORES.default("discrete") == ("ebic", {"gamma": "auto"})
     with pytest.raises(ValueError, match="No default"):
         SCORES.default("discrete", "no such purpose")
 

@@ -282,5 +282,10 @@ def test_scores_clone_and_nest():
     from sklearn.base import clone
 
     s = EBIC(gamma=0.2, base="aic")
-    assert clone(s).get_params() == {"gamma": 0.2, "penalty_discount": 1.0, "base": "aic"}
+    assert clone(s).get_params() == {
+        "gamma": 0.2,
+        "penalty_discount": 1.0,
+        "base": "aic",
+        "chance_share": 0.05,
+    }
     assert repr(BDeu(iss=3)) == "BDeu(iss=3)"

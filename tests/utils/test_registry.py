@@ -135,7 +135,8 @@ def test_objects_are_checked_against_the_kind():
 
 
 def test_defaults_by_kind():
-    assert type(get_score(None, "discrete")) is BIC
+    discrete = get_score(None, "discrete")
+    assert type(discrete) is EBIC and discrete.gamma == "auto"
     default = get_score(None, "gaussian")
     assert type(default) is GaussianEBIC and default.gamma == 1.0
     # parameters given with None go on top of the default's preset ones
