@@ -103,13 +103,15 @@ def move_gains(A, R, delta, allowed, required, max_indegree, out):
 
 
 @njit(cache=True)
-def best_move(gains, tie, threshold, relative_tie):
+def best_move(gains, rank, threshold, relative_tie):
     """The index (into ``gains.ravel()``) of the best move above ``threshold``, or -1.
 
-    Moves whose gains are within ``relative_tie * max(1, |best|)`` of the best are ties,
-    won by the smallest ``tie`` key.
+    ``gains`` is ``(3, p, p)``: move type, ``x``, ``y``. Moves whose gains are within
+    ``relative_tie * max(1, |best|)`` of the best are ties, won by the smallest key
+    ``(move type, rank[x], rank[y])``.
     """
     flat = gains.ravel()
+    p = rank.shape[0]
     top = -np.inf
     for k in range(flat.shape[0]):
         if flat[k] > top:
@@ -118,7 +120,13 @@ def best_move(gains, tie, threshold, relative_tie):
         return -1
     level = top - relative_tie * max(1.0, abs(top))
     chosen = -1
+    best_key = 0
     for k in range(flat.shape[0]):
-        if flat[k] >= level and (chosen < 0 or tie[k] < tie[chosen]):
-            chosen = k
+        if flat[k] >= level:
+            move = k // (p * p)
+            rest = k - move * p * p
+            key = move * p * p + rank[rest // p] * p + rank[rest % p]
+            if chosen < 0 or key < best_key:
+                chosen = k
+                best_key = key
     return chosen
