@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -111,6 +112,10 @@ class CITest(BaseEstimator):
     #: builds on this module, so this module needs no import of it.
     _incomplete_binder = None
 
+    #: Whether the test's kernels run on numba's threads (PC-Stable then sets their number
+    #: from ``n_jobs``).
+    threaded_kernels: bool = False
+
     def bind(self, X) -> BoundCITest:
         """Validate ``X`` for this test and return a bound tester.
 
@@ -177,6 +182,22 @@ class BoundCITest(DataBound):
             raise ValueError("x, y and the conditioning set must be distinct variables.")
         return self._test(xi, yi, ci)
 
+    def test_positions(self, x: int, y: int, cond: np.ndarray) -> CIResult:
+        """:meth:`test` for positions already checked (distinct; ``cond`` an int64 array).
+
+        Parameters
+        ----------
+        x, y : int
+            Column positions.
+        cond : ndarray of int64
+            Column positions of the conditioning set.
+
+        Returns
+        -------
+        CIResult
+        """
+        return self._test(int(x), int(y), cond)
+
     def log_pvalue(self, x: int, y: int, cond: np.ndarray) -> float:
         """Compute the natural log of the p-value, exact where the p-value underflows.
 
@@ -223,6 +244,40 @@ class BoundCITest(DataBound):
 
     def _log_pvalues(self, xs: np.ndarray, y: int, cond: np.ndarray) -> np.ndarray:
         return np.array([self._log_pvalue(int(x), y, cond) for x in xs])
+
+    # -- what the learners ask of a bound test, besides p-values ------------------------------
+    # Each has a default here; a test with a faster route or a table overrides it
+    # (``tests/scores/test_contract.py`` checks the routes of every registered family).
+
+    def correlation_matrix(self) -> np.ndarray | None:
+        """The correlation matrix that PC-Stable's batched Fisher-z kernel reads, or None.
+
+        Returns
+        -------
+        ndarray of shape (p, p) or None
+            Given by Fisher's z on complete data; None (the default) for every other test,
+            whose p-values PC-Stable asks one test at a time.
+        """
+        return None
+
+    def rows_per_cell(self, x: int, y: int, cond) -> float:
+        """Count the rows per cell of the test's contingency table (inf without one).
+
+        The blanket learners stop growing a conditioning set once this falls below their
+        bound (too few rows to test on).
+
+        Parameters
+        ----------
+        x, y : int
+            Column positions.
+        cond : sequence of int
+            Column positions of the conditioning set.
+
+        Returns
+        -------
+        float
+        """
+        return math.inf
 
     def _test(self, x: int, y: int, cond: np.ndarray) -> CIResult:  # pragma: no cover
         raise NotImplementedError

@@ -29,6 +29,12 @@ class _BoundDiscrete(BoundCITest):
         self._codes = data.codes
         self._arities = data.arities
 
+    def rows_per_cell(self, x, y, cond):
+        cells = float(self.data.arities[x]) * float(self.data.arities[y])
+        for z in cond:
+            cells *= float(self.data.arities[z])
+        return self.data.n_samples / cells
+
     def _statistic(self, x, y, cond):
         self._check_cells(x, y)
         out = discrete_ci_statistics(self._codes, self._arities, x, y, cond)

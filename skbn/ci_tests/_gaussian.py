@@ -17,6 +17,9 @@ class _BoundFisherZ(BoundCITest):
         super().__init__(test, data)
         self.correlation = np.ascontiguousarray(data.correlation)
 
+    def correlation_matrix(self):
+        return self.correlation
+
     def _test(self, x, y, cond):
         z = float(fisher_z(self.correlation, self.n_samples, x, y, cond))
         dof = float(self.n_samples - len(cond) - 3)
@@ -45,6 +48,7 @@ class FisherZ(CITest):
     """
 
     data_kind = "gaussian"
+    threaded_kernels = True
 
     def _bind(self, data):
         return _BoundFisherZ(self, data)

@@ -32,6 +32,12 @@ class _BoundCGTest(BoundCITest):
         self._discrete = data.discrete
         self._floors = VARIANCE_FLOOR * np.maximum(data.variances, 1e-300)
 
+    def rows_per_cell(self, x, y, cond):
+        cells = float(self.data.arities[x]) * float(self.data.arities[y])
+        for z in cond:
+            cells *= float(self.data.arities[z])
+        return self.data.n_samples / cells
+
     def _labels(self, columns) -> tuple[np.ndarray, int]:
         return strata_labels(self._codes, self._arities, np.asarray(columns, dtype=np.int64))
 

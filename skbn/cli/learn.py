@@ -37,7 +37,6 @@ EXAMPLE = """example:
 SUMMARY = "learn a network structure from data"
 
 
-
 def _gamma(text: str) -> float | str:
     """``--gamma``: a number, or ``auto``."""
     if text == "auto":
@@ -46,6 +45,7 @@ def _gamma(text: str) -> float | str:
         return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number or 'auto', not {text!r}") from None
+
 
 def add_parser(commands) -> None:
     """Register ``learn`` on the subparsers ``commands``."""

@@ -52,13 +52,7 @@ class _Tester:
 
     def rows_per_cell(self, x: int, y: int, cond) -> float:
         """Rows per cell of the table of a discrete test (infinite for the others)."""
-        arities = getattr(self.bound.data, "arities", None)
-        if arities is None or not hasattr(self.bound, "_arities"):
-            return math.inf
-        cells = float(arities[x]) * float(arities[y])
-        for z in cond:
-            cells *= float(arities[z])
-        return self.bound.data.n_samples / cells
+        return self.bound.rows_per_cell(x, y, cond)
 
     def many(self, xs, y: int, cond) -> list[float]:
         """The p-values of each ``x`` in ``xs`` against ``y`` given ``cond`` (one batch)."""

@@ -114,7 +114,7 @@ class _Forest:
             setattr(self, name, np.empty(cap, _NODE_DTYPES.get(name, _INDEX)))
         self.branch_var = np.empty(cap, _variable_dtype(p))
         self.kept_pool = np.empty(cap, np.int64)
-        self.gaussian = getattr(bound, "gaussian_kernel_args", lambda: None)()
+        self.gaussian = bound.gaussian_kernel_args()
         self.branch_grow = np.empty(cap if self.gaussian is None else 0, np.float64)
         self.children = np.full((2, _table_size(cap)), -1, _INDEX)
         words = (p + 63) // 64 if p <= TOUCHES_MAX_VARIABLES else 0
@@ -123,7 +123,7 @@ class _Forest:
         self.roots = np.empty(p, np.int64)
         for v in range(p):
             req = self.req_parents[v]
-            score = bound._family_score(v, tuple(req.tolist()))
+            score = bound.family_score(v, tuple(req.tolist()))
             self.roots[v] = self._new_node(v, -1, -1, -1, score)
 
     def index_branches(self) -> None:
@@ -273,7 +273,7 @@ class _Forest:
         current = sorted(self.path(node))
         fixed = set(self.req_parents[v].tolist())
         score = float(self.grow[node])
-        family = self.bound._family_score
+        family = self.bound.family_score
         while True:
             best, best_score = None, score + _TOL * max(1.0, abs(score))
             for u in current:

@@ -54,7 +54,7 @@ class _Search:
         key = tuple(sorted(parents))
         value = cache.get(key)
         if value is None:
-            value = float(self.bound._local(y, np.array(key, dtype=np.int64)))
+            value = self.bound.family_score_uncached(y, np.array(key, dtype=np.int64))
             cache[key] = value
         return value
 
@@ -70,8 +70,7 @@ class _Search:
         ``indices[indptr[y]:indptr[y + 1]]``, increasing), four bytes a neighbour, since
         with many variables chance correlations make these lists long.
         """
-        screen = getattr(self.bound, "effect_pairs", None)
-        pairs = screen() if screen is not None and not self.knowledge else None
+        pairs = None if self.knowledge else self.bound.effect_pairs()
         if pairs is None:
             found = []
             for y in range(self.p):

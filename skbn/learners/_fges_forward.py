@@ -30,10 +30,10 @@ class ForwardSearch:
     Parameters
     ----------
     bound : BoundScore
-        Scores the families the kernel asks for: in one call when it has
-        ``local_scores(children, offsets, lengths, pool)``, else family by family. A
-        Gaussian likelihood score with ``family_score_args()`` is scored by the kernel
-        itself, which then needs no pause per insertion (the same scores, bit for bit).
+        Scores the families the kernel asks for, a batch at a time, through its
+        ``local_scores``. A Gaussian likelihood score whose ``family_score_args()`` is not
+        None is scored by the kernel itself, which then needs no pause per insertion (the
+        same scores, bit for bit).
     effect : tuple of (ndarray, ndarray)
         The effect edges as compressed rows (``indptr`` int64, ``indices`` int32).
     arc_ok, forbidden : ndarray of shape (p, p) or None
@@ -48,7 +48,6 @@ class ForwardSearch:
         p = bound.n_features
         self.p = p
         self.bound = bound
-        self.batch = getattr(bound, "local_scores", None)
         self.gauss = _kernel_scoring(bound)
         indptr, indices = effect
         self.effect = (
@@ -181,16 +180,9 @@ class ForwardSearch:
 
     def _fill(self, start: int, stop: int) -> None:
         children, offsets, lengths, values = self.entries
-        if self.batch is not None:
-            values[start:stop] = self.batch(
-                children[start:stop], offsets[start:stop], lengths[start:stop], self.e_pool
-            )
-        else:
-            pool = self.e_pool
-            for e in range(start, stop):
-                off = offsets[e]
-                parents = pool[off : off + lengths[e]].astype(np.int64)
-                values[e] = float(self.bound._local(int(children[e]), parents))
+        values[start:stop] = self.bound.local_scores(
+            children[start:stop], offsets[start:stop], lengths[start:stop], self.e_pool
+        )
         self.ctl[K.C_FILLED] = stop
 
     def _grow(self, what: int) -> None:
@@ -245,7 +237,7 @@ def _kernel_scoring(bound) -> tuple:
     The arrays not in use are small stand-ins of the same types (read-only, a C-ordered
     covariance and Fortran-ordered columns), so numba compiles the kernel once for both.
     """
-    spec = getattr(bound, "family_score_args", lambda: None)()
+    spec = bound.family_score_args()
     cov = _readonly(np.zeros((2, 2)))
     X = _readonly(np.zeros((2, 2), order="F"))
     means = _readonly(np.zeros(2))

@@ -13,7 +13,7 @@ from scipy import stats
 
 from skbn._kernels.ci import pc_level_fisher_z
 from skbn.base import BaseStructureLearner
-from skbn.ci_tests import CITest, FisherZ
+from skbn.ci_tests import CITest
 from skbn.constraints import CONSTRAINT_PARAMETERS
 from skbn.graph._array import (
     dag_to_cpdag_array,
@@ -55,7 +55,7 @@ def _separate_discrete(bound, alpha, x, y, pool, level, cache):
         key = (lo, hi, frozenset(cond))
         pvalue = cache.get(key)
         if pvalue is None:
-            pvalue = bound._test(x, y, np.array(cond, dtype=np.int64)).pvalue
+            pvalue = bound.test_positions(x, y, np.array(cond, dtype=np.int64)).pvalue
             cache[key] = pvalue
         if pvalue > alpha:
             return cond
@@ -248,7 +248,8 @@ class PCStable(BaseStructureLearner):
         cache: dict = {}
         levels = []
         # the batched Fisher-z kernel reads the correlation matrix of complete data
-        gaussian = isinstance(bound.ci_test, FisherZ) and hasattr(bound, "correlation")
+        corr = bound.correlation_matrix()
+        gaussian = corr is not None
         z_crit = float(stats.norm.isf(self.alpha / 2))
         level = 0
         warned = False
@@ -287,7 +288,7 @@ class PCStable(BaseStructureLearner):
                     table[x, : len(nb)] = nb
                     degrees[x] = len(nb)
                 removed, seps = pc_level_fisher_z(
-                    bound.correlation,
+                    corr,
                     bound.n_samples,
                     table,
                     degrees,
@@ -321,7 +322,7 @@ class PCStable(BaseStructureLearner):
 
     def _learn(self, data, prepared):
         forbidden, required = prepared
-        gaussian = isinstance(self._resolved_test(data), FisherZ)
+        gaussian = self._resolved_test(data).threaded_kernels
         with numba_threads(self.n_jobs if gaussian else None):
             adj, sepsets, rank, levels = self._skeleton(data, forbidden, required)
         A, conflicts = orient_pc(adj, sepsets, rank, required, forbidden)

@@ -20,7 +20,6 @@ import numpy as np
 from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
 
 from skbn.base import BaseStructureLearner
-from skbn.data import MixedData
 from skbn.scores._base import Score
 
 __all__ = ["TAN", "ChowLiu"]
@@ -41,7 +40,7 @@ def _position(data, node, what: str) -> int:
 
 def _refuse_mixed(data, who: str, spanned=None) -> None:
     """Refuse a tree over both discrete and continuous columns (among ``spanned``)."""
-    if not isinstance(data, MixedData):
+    if data.kind != "mixed":
         return
     discrete = data.discrete if spanned is None else data.discrete[spanned]
     if discrete.any() and not discrete.all():
@@ -225,7 +224,7 @@ class TAN(BaseStructureLearner):
         target = _position(data, self.class_node, "class_node")
         others = np.array([j for j in range(data.n_features) if j != target], dtype=np.int64)
         _refuse_mixed(data, "TAN", others)
-        if isinstance(data, MixedData) and not data.discrete[target]:
+        if data.kind == "mixed" and not data.discrete[target]:
             raise ValueError(
                 f"class_node {data.names[target]!r} is continuous; TAN needs a discrete class."
             )

@@ -201,8 +201,8 @@ class AvailableCaseScore(BoundScore):
         keep = np.zeros(len(rows), dtype=bool)
         for k, (i, j) in enumerate(zip(rows.tolist(), cols.tolist())):
             keep[k] = (
-                self._family_score(j, (i,)) - self._family_score(j, ()) > 0
-                or self._family_score(i, (j,)) - self._family_score(i, ()) > 0
+                self.family_score(j, (i,)) - self.family_score(j, ()) > 0
+                or self.family_score(i, (j,)) - self.family_score(i, ()) > 0
             )
         return rows[keep].astype(np.int64), cols[keep].astype(np.int64)
 

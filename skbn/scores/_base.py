@@ -223,16 +223,111 @@ class BoundScore(DataBound):
         pa = tuple(sorted({self._resolve(u) for u in parents}))
         if y in pa:
             raise ValueError("A variable cannot be its own parent.")
-        return self._family_score(y, pa)
+        return self.family_score(y, pa)
 
-    def _family_score(self, child: int, parents: tuple) -> float:
-        """``local_score`` for positions already checked: ``parents`` sorted, unique, int."""
+    # -- what the learners ask of a bound score ----------------------------------------------
+    # The search kernels reach a score only through the methods below. Each has a default
+    # here, so a new score works everywhere by implementing ``_local``; a score with a faster
+    # route overrides the method (``tests/scores/test_contract.py`` lists the routes each
+    # registered family declares and checks that the learners take them).
+
+    def family_score(self, child: int, parents: tuple) -> float:
+        """``local_score`` for positions already checked; cached.
+
+        Parameters
+        ----------
+        child : int
+            Column position.
+        parents : tuple of int
+            Column positions, sorted and unique, without ``child``.
+
+        Returns
+        -------
+        float
+        """
         key = (child, parents)
         value = self._cache.get(key)
         if value is None:
             value = float(self._local(child, np.array(parents, dtype=np.int64)))
             self._cache[key] = value
         return value
+
+    def family_score_uncached(self, child: int, parents: np.ndarray) -> float:
+        """The score of one family, computed without this object's cache.
+
+        For a search that keeps its own cache (FGES keys it per child, smaller than this
+        object's).
+
+        Parameters
+        ----------
+        child : int
+        parents : ndarray of int64
+            Sorted, unique positions.
+
+        Returns
+        -------
+        float
+        """
+        return float(self._local(child, parents))
+
+    def local_scores(self, children, offsets, lengths, pool) -> np.ndarray:
+        """Score many families in one call (FGES's batches of new families).
+
+        By default one family at a time; a score with a batched kernel overrides it.
+
+        Parameters
+        ----------
+        children : ndarray of int
+            The child of each family.
+        offsets, lengths : ndarray of int
+            Family ``e``'s parents are ``pool[offsets[e] : offsets[e] + lengths[e]]``.
+        pool : ndarray of int
+            Sorted parent positions of all the families.
+
+        Returns
+        -------
+        ndarray of shape (len(children),)
+        """
+        out = np.empty(len(children))
+        for e in range(len(children)):
+            start = int(offsets[e])
+            parents = np.asarray(pool[start : start + int(lengths[e])], dtype=np.int64)
+            out[e] = self._local(int(children[e]), parents)
+        return out
+
+    def effect_pairs(self):
+        """The pairs whose one-edge gain over the empty graph is positive, if screened here.
+
+        Returns
+        -------
+        tuple of (ndarray, ndarray) or None
+            ``(heads, tails)`` positions, or None (the default) when the score has no screen
+            of its own and FGES computes the gains from :meth:`toggle_scores`.
+        """
+        return None
+
+    def family_score_args(self):
+        """What FGES's forward kernel needs to score Gaussian families itself, or None.
+
+        Returns
+        -------
+        tuple or None
+            ``(dense, values, n_samples, per_parameter)``: the covariance (``dense``) or the
+            centred columns, for a Gaussian likelihood score; None (the default) for a score
+            that the kernel asks for batches through :meth:`local_scores`.
+        """
+        return None
+
+    def gaussian_kernel_args(self):
+        """What BOSS's and GRaSP's tree kernels need to score Gaussian families, or None.
+
+        Returns
+        -------
+        tuple or None
+            The arrays of the Gaussian addition kernel; None (the default) when the trees
+            score branches through :meth:`toggle_scores` and :meth:`family_score`.
+        """
+        return None
 
     def toggle_scores(self, child: int, parents: Sequence[int]) -> np.ndarray:
         """Score ``(child, parents xor {x})`` for every variable ``x`` in one kernel call.
@@ -325,7 +420,7 @@ class BoundScore(DataBound):
         indices = indices.tolist()
         return float(
             sum(
-                self._family_score(j, tuple(indices[indptr[j] : indptr[j + 1]]))
+                self.family_score(j, tuple(indices[indptr[j] : indptr[j + 1]]))
                 for j in range(self.n_features)
             )
         )
@@ -359,7 +454,7 @@ class BoundScore(DataBound):
         members = set(parents.tolist())
         out = np.empty(self.n_features)
         for x in range(self.n_features):
-            out[x] = self._family_score(
+            out[x] = self.family_score(
                 child, tuple(sorted(members if x == child else members ^ {x}))
             )
         return out

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 import copy
+from types import SimpleNamespace
 
 import networkx as nx
 import numpy as np
@@ -76,6 +77,9 @@ def test_kernel_rebuild_matches_the_whole_component_rebuild(seed):
 
     class _Bound:
         n_features = 25
+
+        def family_score_args(self):  # no scores are asked for: the kernel's stand-ins
+            return None
 
     no_effect = (np.zeros(26, np.int64), np.zeros(0, np.int32))
     forward = ForwardSearch(_Bound(), no_effect, None, None, None)
@@ -163,7 +167,9 @@ def test_kernel_scoring_gives_the_search_of_caller_filled_scores(monkeypatch, ro
     kind = {"dense": K.DENSE_GAUSSIAN, "centred": K.CENTRED_GAUSSIAN}[route]
     assert spied and set(spied) == {kind}
     monkeypatch.setattr(
-        _fges_forward, "_kernel_scoring", lambda bound: real_scoring(object())
+        _fges_forward,
+        "_kernel_scoring",
+        lambda bound: real_scoring(SimpleNamespace(family_score_args=lambda: None)),
     )  # no family_score_args: the caller fills the scores in
     filled = FGES(faithfulness=False).fit(X)
     monkeypatch.setattr(_fges_forward, "_kernel_scoring", real_scoring)
