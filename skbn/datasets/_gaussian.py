@@ -7,7 +7,8 @@ import numpy as np
 from scipy import sparse
 from sklearn.utils import check_random_state
 
-from skbn.network._gaussian import LinearGaussianNetwork, _arcs_of, _topological_order
+from skbn.graph._array import topological_sort_array
+from skbn.network._gaussian import LinearGaussianNetwork, _arcs_of
 
 __all__ = ["make_linear_gaussian"]
 
@@ -66,7 +67,8 @@ def make_linear_gaussian(
     """
     rows, cols, nodes = _arcs_of(dag)
     p = len(nodes)
-    if _topological_order(rows, cols, p) is None or np.any(rows == cols):
+    arcs = sparse.coo_array((np.ones(len(rows), np.int8), (rows, cols)), shape=(p, p))
+    if topological_sort_array(arcs) is None or np.any(rows == cols):
         raise ValueError("dag must be a directed acyclic graph without undirected edges.")
     weights_iv = _check_intervals("weight_range", weight_range)
     (noise_iv,) = _check_intervals("noise_std_range", [noise_std_range])

@@ -22,6 +22,7 @@ __all__ = [
     "arcs_of",
     "adjacency_like",
     "name_order",
+    "name_rank",
     "topological_sort_array",
     "dag_to_cpdag_array",
     "meek_orient_array",
@@ -46,6 +47,20 @@ def name_order(names) -> np.ndarray:
     [1, 2, 0]
     """
     return np.array(sorted(range(len(names)), key=lambda j: str(names[j])), dtype=np.int64)
+
+
+def name_rank(names) -> np.ndarray:
+    """Each column's place in :func:`name_order` (its inverse permutation).
+
+    Examples
+    --------
+    >>> name_rank(["c", "a", "b"]).tolist()
+    [2, 0, 1]
+    """
+    order = name_order(names)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank
 
 
 def has_path(A: np.ndarray, source: int, target: int, skip: tuple[int, int] | None = None) -> bool:

@@ -14,9 +14,9 @@ import numpy as np
 from skbn.base import BaseStructureLearner
 from skbn.ci_tests import CITest
 from skbn.constraints import CONSTRAINT_PARAMETERS
+from skbn.graph._array import name_rank
 from skbn.graph._convert import to_adjacency
 from skbn.learners._hill_climb import HillClimb
-from skbn.learners._pc import _name_order
 from skbn.scores import Score
 from skbn.utils._memory import check_memory, data_key
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, parallel_map
@@ -169,7 +169,7 @@ def _skeleton(key, data, ci_test, alpha, max_cond_size, possible, n_jobs, tie_or
     columns = tie_order == "columns"
     tests = _Tests(ci_test.bind(data), doubles=columns)
     p = data.n_features
-    rank = np.arange(p) if columns else _name_order(data.names)
+    rank = np.arange(p) if columns else name_rank(data.names)
     log_alpha = math.log(alpha)
 
     def run(target):

@@ -18,6 +18,7 @@ from skbn.constraints import CONSTRAINT_PARAMETERS
 from skbn.graph._array import (
     dag_to_cpdag_array,
     meek_orient_array,
+    name_rank,
     pdag_to_dag_array,
     reaches,
 )
@@ -31,17 +32,6 @@ __all__ = ["PCStable"]
 #: A level of PCStable whose CI tests could exceed this many, with unbounded conditioning
 #: sets, gets a warning (dense data: the number grows as the subsets of each adjacency).
 LARGE_LEVEL_TESTS = 10_000_000
-
-
-def _name_order(names) -> np.ndarray:
-    """Rank every column by name.
-
-    This order is used wherever a choice is made, so results do not depend on column order.
-    """
-    order = sorted(range(len(names)), key=lambda j: str(names[j]))
-    rank = np.empty(len(names), dtype=np.int64)
-    rank[order] = np.arange(len(names))
-    return rank
 
 
 def _separate_discrete(bound, alpha, x, y, pool, level, cache):
@@ -240,7 +230,7 @@ class PCStable(BaseStructureLearner):
     def _skeleton(self, data, forbidden, required):
         bound = self._resolved_test(data).bind(data)
         p = data.n_features
-        rank = _name_order(data.names)
+        rank = name_rank(data.names)
         adj = ~(forbidden & forbidden.T)
         np.fill_diagonal(adj, False)
         keep = required | required.T

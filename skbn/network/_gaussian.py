@@ -11,31 +11,10 @@ import pandas as pd
 from scipy import sparse
 from sklearn.utils import check_random_state
 
+from skbn.graph._array import arcs_of, topological_sort_array
 from skbn.network._discrete import _check_n_samples
 
 __all__ = ["LinearGaussianNetwork"]
-
-
-def _topological_order(rows: np.ndarray, cols: np.ndarray, p: int) -> np.ndarray | None:
-    """Kahn's order of the arcs ``rows[k] -> cols[k]`` over ``p`` nodes, or None if cyclic.
-
-    Works on arc lists, so 100,000-node networks need no ``p x p`` matrix.
-    """
-    order_by_tail = np.argsort(rows, kind="stable")
-    heads = cols[order_by_tail]
-    start = np.zeros(p + 1, dtype=np.int64)
-    start[1:] = np.cumsum(np.bincount(rows, minlength=p))
-    indegree = np.bincount(cols, minlength=p)
-    queue = list(np.flatnonzero(indegree == 0)[::-1])
-    order = []
-    while queue:
-        v = queue.pop()
-        order.append(v)
-        for w in heads[start[v] : start[v + 1]].tolist():
-            indegree[w] -= 1
-            if indegree[w] == 0:
-                queue.append(w)
-    return np.array(order, dtype=np.int64) if len(order) == p else None
 
 
 def _arcs_of(dag, nodes=None) -> tuple[np.ndarray, np.ndarray, list]:
@@ -49,11 +28,11 @@ def _arcs_of(dag, nodes=None) -> tuple[np.ndarray, np.ndarray, list]:
     M = sparse.coo_array(dag) if sparse.issparse(dag) else np.asarray(dag)
     if M.ndim != 2 or M.shape[0] != M.shape[1]:
         raise ValueError(f"Expected a square adjacency matrix, got shape {M.shape}.")
-    rows, cols = M.nonzero()
+    rows, cols = arcs_of(M)
     names = [f"x{j}" for j in range(M.shape[0])] if nodes is None else list(nodes)
     if len(names) != M.shape[0]:
         raise ValueError(f"{len(names)} node names for a {M.shape[0]}-node graph.")
-    return np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), names
+    return rows, cols, names
 
 
 class LinearGaussianNetwork:
@@ -106,11 +85,10 @@ class LinearGaussianNetwork:
         sd = np.asarray(noise_std, dtype=np.float64)
         if sd.shape != (p,) or np.any(sd < 0) or not np.all(np.isfinite(sd)):
             raise ValueError(f"noise_std must hold {p} finite non-negative numbers.")
-        rows, cols = W.nonzero()
         names = [f"x{j}" for j in range(p)] if nodes is None else list(nodes)
         if len(names) != p:
             raise ValueError(f"{len(names)} node names for a {p}-node model.")
-        order = _topological_order(np.asarray(rows), np.asarray(cols), p)
+        order = topological_sort_array(W)
         if order is None:
             raise ValueError("The non-zero weights form a directed cycle; a SEM needs a DAG.")
         if intercepts is None:
