@@ -37,3 +37,26 @@ def collider():
     import networkx as nx
 
     return nx.DiGraph([("a", "c"), ("b", "c")], kind="dag")
+
+
+#: A test that runs this long (its call, in seconds) belongs under the ``slow`` marker, so
+#: the quick loop (``pytest -m "not slow"``) stays quick.
+SLOW_SECONDS = 1.5
+_unmarked_slow: list[tuple[str, float]] = []
+
+
+def pytest_runtest_logreport(report):
+    # with pytest-xdist the controller sees every worker's reports here
+    if report.when == "call" and report.duration > SLOW_SECONDS:
+        if "slow" not in report.keywords:
+            _unmarked_slow.append((report.nodeid, report.duration))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """List the tests over ``SLOW_SECONDS`` without the ``slow`` marker (never a failure:
+    durations on a shared machine are noise, so this only says where to look)."""
+    if not _unmarked_slow:
+        return
+    terminalreporter.section(f"tests over {SLOW_SECONDS} s not marked slow")
+    for nodeid, seconds in sorted(_unmarked_slow, key=lambda t: -t[1]):
+        terminalreporter.write_line(f"{seconds:6.2f} s  {nodeid}")

@@ -19,6 +19,7 @@ def _outputs(cell) -> dict:
     return data
 
 
+@pytest.mark.slow
 def test_the_first_hour_notebook_shows_a_graph_a_report_and_a_labelled_table():
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()

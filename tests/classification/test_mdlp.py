@@ -135,6 +135,7 @@ def test_split_found_far_apart_at_the_largest_doubles():
     assert np.isfinite(cuts).all() and 1.7e308 < cuts[0] <= 1.79e308
 
 
+@pytest.mark.slow
 def test_many_classes_cut_without_a_rows_by_classes_table():
     # 40,000 classes (a one-hot table of the rows would be 10 GB): each class's values lie
     # apart from the others, so MDLP cuts between most of them

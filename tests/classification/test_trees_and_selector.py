@@ -84,6 +84,7 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:The Markov blanket learned")  # a target left alone
 def test_selector_finds_most_true_blankets_on_alarm():
     # measured over all 37 targets at n = 10,000: mean F1 0.944 with the default learner

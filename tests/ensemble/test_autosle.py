@@ -465,6 +465,7 @@ OPENER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run", range(3))
 def test_processes_create_one_new_sqlite_study_at_once(tmp_path, run):
     # four processes opening one new file together: before the retry, about one run in

@@ -100,7 +100,15 @@ def test_network_export_is_refused_with_a_reason(sample):
         _ = learner.network_
 
 
-@pytest.mark.parametrize("learner", [IAMB(), GrowShrink(), HITONPC(), HITONMB()])
+@pytest.mark.parametrize(
+    "learner",
+    [
+        IAMB(),
+        GrowShrink(),
+        pytest.param(HITONPC(), marks=pytest.mark.slow),
+        pytest.param(HITONMB(), marks=pytest.mark.slow),
+    ],
+)
 def test_local_learners_hold_no_arc_from_continuous_into_discrete(learner):
     # they once oriented such arcs and failed after learning, fitting the parameters
     from sklearn.datasets import load_wine

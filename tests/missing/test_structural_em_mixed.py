@@ -69,6 +69,7 @@ def test_a_missing_child_is_imputed_by_its_regression_mean():
     assert abs(values[6, 1] - means[1]) < 5 * sd / math.sqrt(20000)
 
 
+@pytest.mark.slow
 def test_structural_em_learns_a_conditional_gaussian_network_from_incomplete_data():
     cg = make_conditional_gaussian(load_network("alarm"), 0.3, random_state=0)
     X = cg.sample(2000, random_state=0)
