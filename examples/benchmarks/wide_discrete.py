@@ -20,6 +20,7 @@ Usage::
     OUT=examples/benchmarks/results/wide_discrete/wide_discrete.csv
     python -m examples.benchmarks.wide_discrete --p 100 300 --n 50 200 1000 --out $OUT
     python -m examples.benchmarks.wide_discrete --p 2000 --n 50 200 --out $OUT
+    python -m examples.benchmarks.wide_discrete --networks --out $OUT
     python -m examples.benchmarks.wide_discrete --report $OUT
 """
 
@@ -37,7 +38,7 @@ from examples.benchmarks._common import run_with_limit
 from examples.benchmarks._results import result_path, write_manifest
 from skbn.datasets import load_network, make_problem
 from skbn.learners import BOSS, FGES
-from skbn.metrics import f1_adjacency
+from skbn.metrics import f1_adjacency, shd
 from skbn.scores import BIC, EBIC
 
 SCORES = {
@@ -49,6 +50,12 @@ SCORES = {
     "ebic-auto-0.1": lambda: EBIC(gamma="auto", chance_share=0.1),
 }
 PROBLEMS = ("alarm", "alarm+noise", "noise")
+#: the discrete networks of the learner grid (learner_grid.py) and its row counts
+NETWORKS = tuple(
+    "alarm andes barley child hailfinder hepar2 insurance mildew pathfinder sachs water "
+    "win95pts".split()
+)
+NETWORK_ROWS = (500, 1000, 10000)
 
 
 def make_wide(problem: str, p: int, n: int, seed: int):
@@ -148,6 +155,78 @@ def grid(args) -> None:
                         write_manifest(out)
 
 
+def networks(args) -> None:
+    """The learner grid's networks: the gamma chosen, and BIC against it where it is not 0.
+
+    BOSS(polish=True) (the default learner at these sizes) with each score, seeds 0-4, on
+    every network and row count where the chosen gamma is above 0 for some seed.
+    """
+    rows = []
+    for name in NETWORKS:
+        net = load_network(name)
+        for n in NETWORK_ROWS:
+            samples = [net.sample(n, random_state=seed) for seed in args.seeds]
+            gammas = [EBIC(gamma="auto").bind(X).score.gamma for X in samples]
+            for seed, X, gamma in zip(args.seeds, samples, gammas):
+                row = {"network": name, "p": X.shape[1], "n": n, "seed": seed, "gamma": gamma}
+                if not any(gammas):
+                    rows.append({**row, "score": "both (gamma 0: the same score)"})
+                    continue
+                for label in ("bic", "ebic-auto"):
+                    start = time.perf_counter()
+                    graph = BOSS(SCORES[label](), polish=True, random_state=seed).fit(X).graph_
+                    rows.append(
+                        {
+                            **row,
+                            "score": label,
+                            "f1_adjacent": f1_adjacency(net.graph, graph),
+                            "shd": shd(net.graph, graph),
+                            "edges": graph.number_of_edges(),
+                            "seconds": time.perf_counter() - start,
+                        }
+                    )
+                print(name, n, seed, gamma, flush=True)
+    out = Path(args.out).with_name("networks.csv")
+    pd.DataFrame(rows).to_csv(out, index=False)
+    write_manifest(out)
+
+
+def _network_lines(csv: Path) -> list[str]:
+    if not csv.exists():
+        return []
+    table = pd.read_csv(csv)
+    lines = [
+        "## The learner grid's networks",
+        "",
+        "The chosen `gamma` on samples of the discrete networks of "
+        "[Which learner by default](learner_grid.md) (mean over seeds 0-4), and where it is "
+        "above 0, `BOSS(polish=True)` with BIC and with the new default (F1-adjacent and SHD "
+        "against the true DAG, mean (sd)/seeds):",
+        "",
+        "| network | p | n | gamma | F1-adjacent, bic | F1-adjacent, ebic-auto | SHD, bic "
+        "| SHD, ebic-auto |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (name, p, n), sub in table.groupby(["network", "p", "n"], sort=True):
+        gamma = sub.drop_duplicates("seed").gamma.mean()
+        if "f1_adjacent" not in sub or sub.f1_adjacent.isna().all():
+            lines.append(f"| {name} | {p} | {n} | {gamma:.2f} | = | = | = | = |")
+            continue
+        cells = [
+            _cell(sub.loc[sub.score == label, metric], digits)
+            for metric, digits in (("f1_adjacent", 3), ("shd", 1))
+            for label in ("bic", "ebic-auto")
+        ]
+        lines.append(f"| {name} | {p} | {n} | {gamma:.2f} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "`=`: `gamma` is 0 for every seed, so the default is BIC exactly and the graphs are "
+        "the same.",
+        "",
+    ]
+    return lines
+
+
 def _cell(values: pd.Series, digits: int) -> str:
     values = values.dropna()
     if values.empty:
@@ -176,6 +255,7 @@ def report(csv: Path, page: Path) -> None:
         f"OUT={csv}",
         "python -m examples.benchmarks.wide_discrete --p 100 300 --n 50 200 1000 --out $OUT",
         "python -m examples.benchmarks.wide_discrete --p 2000 --n 50 200 --out $OUT",
+        "python -m examples.benchmarks.wide_discrete --networks --out $OUT",
         "python -m examples.benchmarks.wide_discrete --report $OUT",
         "```",
         "",
@@ -227,6 +307,7 @@ def report(csv: Path, page: Path) -> None:
             cells = [_cell(sub.loc[sub.score == label, metric], digits) for label in labels]
             lines.append(f"| {problem} | {p} | {n} | " + " | ".join(cells) + " |")
         lines.append("")
+    lines += _network_lines(csv.with_name("networks.csv"))
     page.write_text("\n".join(lines) + "\n")
     write_manifest(page)
 
@@ -240,11 +321,17 @@ def main(argv=None) -> None:
     parser.add_argument("--scores", nargs="+", default=list(SCORES), choices=list(SCORES))
     parser.add_argument("--limit", type=float, default=300.0, help="seconds per fit")
     parser.add_argument("--out", default=result_path("wide_discrete", "wide_discrete.csv"))
+    parser.add_argument(
+        "--networks", action="store_true", help="the learner grid's networks (networks.csv)"
+    )
     parser.add_argument("--report", type=Path, help="write the page from this CSV, run nothing")
     parser.add_argument("--page", type=Path, default=result_path("wide_discrete"))
     args = parser.parse_args(argv)
     if args.report:
         report(args.report, args.page)
+        return
+    if args.networks:
+        networks(args)
         return
     grid(args)
 
