@@ -13,6 +13,8 @@ import sys
 import uuid
 from pathlib import Path
 
+import pandas as pd
+
 #: One folder per study: ``results/<study>/`` holds its page, data, figures and manifest.
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = RESULTS.parents[2]
@@ -81,6 +83,19 @@ def machine() -> dict:
         "numba": numba.__version__,
         "skbn": skbn.__version__,
     }
+
+
+def finished_keys(out: Path, columns: list[str]) -> set:
+    """The key tuples (values of ``columns``) of the rows a resumable grid already wrote."""
+    if not out.exists():
+        return set()
+    old = pd.read_csv(out)
+    return set(zip(*(old[c] for c in columns)))
+
+
+def append_row(out: Path, row: dict) -> None:
+    """Append one row to a grid's CSV (the header with the first row), so a grid resumes."""
+    pd.DataFrame([row]).to_csv(out, mode="a", header=not out.exists(), index=False)
 
 
 def write_manifest(path: Path | str, command: str | None = None, **extra) -> Path:

@@ -29,7 +29,12 @@ import numpy as np
 import pandas as pd
 
 from examples.benchmarks._common import run_with_limit
-from examples.benchmarks._results import result_path, write_manifest
+from examples.benchmarks._results import (
+    append_row,
+    finished_keys,
+    result_path,
+    write_manifest,
+)
 from skbn.datasets import make_problem
 from skbn.learners import FGES, MMHC, HillClimb, TabuSearch
 from skbn.metrics import f1_adjacency, f1_arrowhead, shd
@@ -61,6 +66,8 @@ DEFAULTS = {
     ("gaussian", "MMHC"): "ebic-1",
     ("discrete", "MMHC"): "ebic-auto",
 }
+#: what a fit records (NaN where it did not finish within the limit)
+METRICS = ("seconds", "f1_adjacent", "f1_arrowhead", "shd", "edges")
 LEARNERS = {
     "FGES": lambda score: FGES(score),
     "HillClimb": lambda score: HillClimb(score),
@@ -91,10 +98,7 @@ def run_cell(learner, score, X, truth, limit):
 def grid(args) -> None:
     scores = GAUSSIAN_SCORES if args.part == "gaussian" else DISCRETE_SCORES
     out = Path(args.out)
-    done = set()
-    if out.exists():
-        old = pd.read_csv(out)
-        done = set(zip(old.part, old.learner, old.score, old.p_target, old.n, old.seed))
+    done = finished_keys(out, ["part", "learner", "score", "p_target", "n", "seed"])
     for p in args.p:
         for n in args.n:
             for seed in args.seeds:
@@ -129,20 +133,9 @@ def grid(args) -> None:
                             "n": n,
                             "seed": seed,
                             "limit": args.limit,
-                            **(
-                                result
-                                or {
-                                    "seconds": np.nan,
-                                    "f1_adjacent": np.nan,
-                                    "f1_arrowhead": np.nan,
-                                    "shd": np.nan,
-                                    "edges": np.nan,
-                                }
-                            ),
+                            **(result or dict.fromkeys(METRICS, np.nan)),
                         }
-                        pd.DataFrame([row]).to_csv(
-                            out, mode="a", header=not out.exists(), index=False
-                        )
+                        append_row(out, row)
                         print(
                             f"{args.part} {learner:10s} {label:9s} p={X.shape[1]:6d} n={n:6d} "
                             f"seed={seed} F1-adj={row['f1_adjacent']:.3f} "

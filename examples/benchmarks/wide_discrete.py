@@ -35,7 +35,12 @@ import numpy as np
 import pandas as pd
 
 from examples.benchmarks._common import run_with_limit
-from examples.benchmarks._results import result_path, write_manifest
+from examples.benchmarks._results import (
+    append_row,
+    finished_keys,
+    result_path,
+    write_manifest,
+)
 from skbn.datasets import load_network, make_problem
 from skbn.learners import BOSS, FGES
 from skbn.metrics import f1_adjacency, shd
@@ -50,6 +55,8 @@ SCORES = {
     "ebic-auto-0.1": lambda: EBIC(gamma="auto", chance_share=0.1),
 }
 PROBLEMS = ("alarm", "alarm+noise", "noise")
+#: what a fit records (NaN where it did not finish within the limit)
+METRICS = ("seconds", "f1_adjacent", "edges", "true_edges", "false_edges")
 #: the discrete networks of the learner grid (learner_grid.py) and its row counts
 NETWORKS = tuple(
     "alarm andes barley child hailfinder hepar2 insurance mildew pathfinder sachs water "
@@ -101,10 +108,7 @@ def _fit(p, score, X, truth) -> dict:
 def grid(args) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = set()
-    if out.exists():
-        old = pd.read_csv(out)
-        done = set(zip(old.problem, old.score, old.p_target, old.n, old.seed))
+    done = finished_keys(out, ["problem", "score", "p_target", "n", "seed"])
     for problem in args.problems:
         for p in args.p:
             for n in args.n:
@@ -129,23 +133,9 @@ def grid(args) -> None:
                             "n": n,
                             "seed": seed,
                             "limit": args.limit,
-                            **(
-                                result
-                                or dict.fromkeys(
-                                    (
-                                        "seconds",
-                                        "f1_adjacent",
-                                        "edges",
-                                        "true_edges",
-                                        "false_edges",
-                                    ),
-                                    np.nan,
-                                )
-                            ),
+                            **(result or dict.fromkeys(METRICS, np.nan)),
                         }
-                        pd.DataFrame([row]).to_csv(
-                            out, mode="a", header=not out.exists(), index=False
-                        )
+                        append_row(out, row)
                         print(
                             f"{problem:11s} {label:9s} p={X.shape[1]:6d} n={n:5d} seed={seed} "
                             f"F1={row['f1_adjacent']:.3f} false={row['false_edges']} "

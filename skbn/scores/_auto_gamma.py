@@ -25,6 +25,7 @@ import numpy as np
 from scipy.stats import chi2
 
 from skbn._kernels.pair_gains import pair_gamma_bins
+from skbn.graph._array import name_order
 
 #: Width of the grid of ``gamma`` and its largest value (beyond it, no pair passes by chance
 #: at any size skbn meets: the chance tail is below 1e-20 per pair).
@@ -42,7 +43,7 @@ def _columns(names, n_samples: int) -> np.ndarray:
     if p * (p - 1) / 2 * max(n_samples, 1) <= PAIR_BUDGET:
         return np.arange(p, dtype=np.int64)
     m = min(p, max(MIN_COLUMNS, int(math.sqrt(2 * PAIR_BUDGET / max(n_samples, 1)))))
-    by_name = np.argsort(np.asarray(names, dtype=object), kind="stable")
+    by_name = name_order(names)
     picks = np.unique(np.linspace(0, p - 1, m).round().astype(np.int64))
     return np.sort(by_name[picks]).astype(np.int64)
 

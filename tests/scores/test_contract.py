@@ -37,13 +37,16 @@ def _data(kind):
     return frame
 
 
-def _score_cases():
-    for name, family in SCORES.families.items():
-        for kind in family.classes:
-            yield pytest.param(name, kind, id=f"{name}-{kind}")
+def _cases(registry):
+    """Every (family, data kind) a registry resolves."""
+    return [
+        pytest.param(name, kind, id=f"{name}-{kind}")
+        for name, family in registry.families.items()
+        for kind in family.classes
+    ]
 
 
-@pytest.mark.parametrize("name, kind", list(_score_cases()))
+@pytest.mark.parametrize("name, kind", _cases(SCORES))
 def test_every_score_answers_the_contract(name, kind):
     bound = get_score(name, kind).bind(_data(kind))
     p = bound.n_features
@@ -87,13 +90,7 @@ def test_every_score_answers_the_contract(name, kind):
         assert bound.family_score_args() is None and bound.gaussian_kernel_args() is None
 
 
-def _test_cases():
-    for name, family in CI_TESTS.families.items():
-        for kind in family.classes:
-            yield pytest.param(name, kind, id=f"{name}-{kind}")
-
-
-@pytest.mark.parametrize("name, kind", list(_test_cases()))
+@pytest.mark.parametrize("name, kind", _cases(CI_TESTS))
 def test_every_test_answers_the_contract(name, kind):
     test = get_ci_test(name, kind)
     bound = test.bind(_data(kind))
