@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Supervised discretisation of continuous features.
+"""Discretisation of continuous features.
+
+:func:`bin_continuous` cuts every float column of a frame into quantile or equal-width bins
+named ``b1`` (lowest) to ``bN``, as ``skbn learn --bins`` does, so that data of any kind
+becomes discrete (BIF, NET and XDSL files hold discrete networks only).
 
 :class:`MDLPDiscretizer` cuts each continuous column where the class changes most, by
 Fayyad and Irani's entropy criterion with its minimum-description-length stopping rule: the
@@ -15,7 +19,60 @@ from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-__all__ = ["MDLPDiscretizer", "mdlp_cut_points"]
+__all__ = ["MDLPDiscretizer", "bin_continuous", "mdlp_cut_points"]
+
+
+def bin_continuous(X, n_bins: int = 5, strategy: str = "quantile"):
+    """``X`` with every float column cut into ``n_bins`` bins, states ``b1`` lowest to ``bN``.
+
+    Quantile bins hold about equal counts (fewer bins where values repeat, as
+    :func:`pandas.qcut` with ``duplicates="drop"``); uniform bins have equal widths
+    (:func:`pandas.cut`). Missing values stay missing; columns that are not floats (integers,
+    text, categories) are returned as they are. For a class-aware choice of cuts use
+    :class:`MDLPDiscretizer`; for bins fitted on training rows and applied to new ones, use
+    scikit-learn's :class:`~sklearn.preprocessing.KBinsDiscretizer` in a pipeline.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+    n_bins : int, default=5
+        At least 2.
+    strategy : {"quantile", "uniform"}, default="quantile"
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of ``X``; each float column is categorical with states ``b1`` to ``bK``,
+        ``K <= n_bins``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skbn.preprocessing import bin_continuous
+    >>> X = pd.DataFrame({"dose": [0.1, 0.4, 2.0, 3.5, None], "sex": ["f", "m", "f", "m", "f"]})
+    >>> bin_continuous(X, 2)["dose"].tolist()
+    ['b1', 'b1', 'b2', 'b2', nan]
+    """
+    import pandas as pd
+
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}.")
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 2:
+        raise ValueError(f"n_bins={n_bins!r}: cut into at least 2 bins (an integer).")
+    if strategy not in ("quantile", "uniform"):
+        raise ValueError(f"strategy={strategy!r}: choose 'quantile' or 'uniform'.")
+    X = X.copy()
+    for name in X.columns:
+        column = X[name]
+        if not pd.api.types.is_float_dtype(column):
+            continue
+        if strategy == "quantile":
+            codes = pd.qcut(column, q=n_bins, labels=False, duplicates="drop")
+        else:
+            codes = pd.cut(column, bins=n_bins, labels=False)
+        states = [f"b{k + 1}" for k in range(int(codes.max()) + 1 if codes.notna().any() else 1)]
+        X[name] = pd.Categorical.from_codes(codes.fillna(-1).astype(int), categories=states)
+    return X
 
 
 def _entropy(counts: np.ndarray) -> np.ndarray:

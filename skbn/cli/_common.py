@@ -154,66 +154,36 @@ def add_source(parser, n_default: int = 10000, required: bool = True) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
-#: Tokens that pandas, R and spreadsheets read as missing; skbn reads them as values unless
-#: ``--na-values`` names them, and says so when a column holds one.
-MISSING_LOOKALIKES = ("NA", "N/A", "n/a", "NaN", "nan", "-nan", "NULL", "null", "None", "#N/A")
+def read_csv_checked(path: Path, na_values=(), kind: str | None = None):
+    """:func:`skbn.io.read_table`, its warnings and errors phrased in the command's options."""
+    import warnings
 
+    from skbn.io import ManyStatesWarning, MissingLookalikeWarning, read_table
 
-def read_csv_checked(path: Path, na_values=()):
-    """Read a CSV file, refusing repeated column names (pandas would rename them silently).
-
-    Only empty cells, and cells holding one of ``na_values``, are missing values: a state
-    named ``None`` or ``NA`` (INSURANCE has two) stays a state. A column holding a token
-    that other tools read as missing gets a warning naming it.
-    """
-    import csv
-    from collections import Counter
-
-    import pandas as pd
-
-    if not path.exists():
-        raise ValueError(f"cannot read {str(path)!r}: no such file")
-    try:
-        # utf-8-sig: a byte-order mark (spreadsheets write one) is not part of the first name
-        with open(path, newline="", encoding="utf-8-sig") as handle:
-            header = next(csv.reader(handle), [])
-        X = pd.read_csv(
-            path, keep_default_na=False, na_values=["", *na_values], encoding="utf-8-sig"
-        )
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read {str(path)!r} as CSV: {exc}") from None
-    if len(header) == 1:
-        # one column whose name holds another separator: a file that is not comma-separated
-        found = [sep for sep in (";", "\t", "|") if sep in header[0]]
-        if found:
-            shown = {";": "semicolons", "\t": "tabs", "|": "bars"}[found[0]]
-            raise ValueError(
-                f"{str(path)!r} reads as one column named {header[0][:60]!r}: its fields are "
-                f"separated by {shown}, and skbn reads comma-separated files. Convert it, e.g. "
-                f"python -c \"import pandas as pd; pd.read_csv('{path}', sep={found[0]!r})"
-                f".to_csv('data.csv', index=False)\"."
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        X = read_table(path, kind=kind, na_values=na_values)
+    for record in caught:
+        warning = record.message
+        if isinstance(warning, MissingLookalikeWarning):
+            held = warning.tokens
+            shown = "; ".join(
+                f"{c!r}: {', '.join(map(repr, t))}" for c, t in list(held.items())[:8]
             )
-    repeated = [name for name, count in Counter(header).items() if count > 1]
-    if repeated:
-        raise ValueError(
-            f"{str(path)!r} repeats column names in its header: {repeated[:8]}; every column "
-            "is a node, so names must be unique. Rename the repeated columns."
-        )
-    lookalikes = [t for t in MISSING_LOOKALIKES if t not in na_values]
-    held = {
-        str(c): sorted(set(X[c].astype(str)) & set(lookalikes))
-        for c in X.columns
-        if not pd.api.types.is_numeric_dtype(X[c]) and not pd.api.types.is_bool_dtype(X[c])
-    }
-    held = {c: tokens for c, tokens in held.items() if tokens}
-    if held:
-        shown = "; ".join(f"{c!r}: {', '.join(map(repr, t))}" for c, t in list(held.items())[:8])
-        print(
-            f"skbn: warning: columns hold values that other tools read as missing ({shown}); "
-            "skbn reads them as states. If they mark missing values, pass --na-values "
-            f"{' '.join(sorted({t for ts in held.values() for t in ts}))}.",
-            file=sys.stderr,
-        )
+            tokens = " ".join(sorted({t for ts in held.values() for t in ts}))
+            message = (
+                f"columns hold values that other tools read as missing ({shown}); skbn reads "
+                f"them as states. If they mark missing values, pass --na-values {tokens}."
+            )
+        elif isinstance(warning, ManyStatesWarning):
+            shown = ", ".join(f"{c!r}: {k}" for c, k in list(warning.states.items())[:8])
+            message = (
+                f"--kind discrete makes every distinct value of these float columns a state "
+                f"({shown} states); cut them with --bins N unless they really are categories."
+            )
+        else:
+            message = str(warning)
+        print(f"skbn: warning: {message}", file=sys.stderr)
     return X
 
 
@@ -264,66 +234,16 @@ def declare_kinds(X, continuous=(), discrete=()):
     return X
 
 
-def _read_csv(path: Path, kind: str | None, na_values=()):
-    X = read_csv_checked(path, na_values)
-    if kind == "discrete":
-        from skbn.data import INTEGER_STATES_WARNING
-
-        floats = [c for c in X.columns if X[c].dtype.kind == "f"]
-        many = {c: X[c].nunique() for c in floats}
-        many = {c: k for c, k in many.items() if k > INTEGER_STATES_WARNING}
-        if many:
-            shown = ", ".join(f"{c!r}: {k}" for c, k in list(many.items())[:8])
-            print(
-                f"skbn: warning: --kind discrete makes every distinct value of these float "
-                f"columns a state ({shown} states); bin them first (e.g. with pandas.cut or "
-                "KBinsDiscretizer) unless they really are categories.",
-                file=sys.stderr,
-            )
-        X = X.astype("string").astype("category")  # missing values stay missing
-    elif kind == "gaussian":
-        import pandas as pd
-
-        text = [
-            c
-            for c in X.columns
-            if pd.to_numeric(X[c], errors="coerce").isna().gt(X[c].isna()).any()
-        ]
-        if text:
-            raise ValueError(
-                f"--kind gaussian needs numbers in every column, and {text[:5]} hold text; "
-                "drop those columns, or leave out --kind and declare measurements with "
-                "--continuous."
-            )
-        X = X.astype(float)
-    return X
-
-
 def discretise(X, bins: int, binning: str = "quantile"):
-    """``X`` with every float column cut into ``bins`` bins (states ``b1`` lowest to ``bN``).
-
-    Quantile bins hold about equal counts (fewer bins where values repeat); uniform bins
-    have equal widths. Missing values stay missing. Returns the frame and how many columns
-    were cut.
-    """
+    """:func:`skbn.preprocessing.bin_continuous`, and how many columns it cut."""
     import pandas as pd
+
+    from skbn.preprocessing import bin_continuous
 
     if bins < 2:
         raise ValueError(f"--bins {bins}: cut into at least 2 bins.")
-    X = X.copy()
-    cut = 0
-    for name in X.columns:
-        column = X[name]
-        if not pd.api.types.is_float_dtype(column):
-            continue
-        if binning == "quantile":
-            codes = pd.qcut(column, q=bins, labels=False, duplicates="drop")
-        else:
-            codes = pd.cut(column, bins=bins, labels=False)
-        states = [f"b{k + 1}" for k in range(int(codes.max()) + 1 if codes.notna().any() else 1)]
-        X[name] = pd.Categorical.from_codes(codes.fillna(-1).astype(int), categories=states)
-        cut += 1
-    return X, cut
+    cut = sum(pd.api.types.is_float_dtype(X[c]) for c in X.columns)
+    return bin_continuous(X, bins, binning), cut
 
 
 def load_source(args, default_kind: str = "discrete"):
@@ -383,7 +303,7 @@ def _load_source(args, default_kind: str = "discrete"):
         return X, truth, f"{args.n_samples} rows sampled from {args.network} ({kind}{size})"
     if args.nodes:
         raise ValueError("--nodes applies to --network data only.")
-    X = _read_csv(args.data, args.kind, getattr(args, "na_values", ()))
+    X = read_csv_checked(args.data, getattr(args, "na_values", ()), kind=args.kind)
     return X, None, f"{args.data} ({len(X)} rows)"
 
 
@@ -458,16 +378,13 @@ def refuse_network_file(out, format: str | None, kind: str) -> None:
 
 
 def _file_format(path: Path) -> str | None:
-    """The network or graph format the suffix names (the libraries' own rules), or None."""
-    from skbn.graph._io import _format_of
-    from skbn.io import network_format
+    """The network or graph format the suffix names (:func:`skbn.io.format_of`), or None."""
+    from skbn.io import format_of
 
-    for detect in (network_format, lambda p: _format_of(p, None)):
-        try:
-            return detect(path)
-        except ValueError:
-            pass
-    return None
+    try:
+        return format_of(path)
+    except ValueError:
+        return None
 
 
 def read_graph_arg(text: str, what: str):
@@ -660,9 +577,9 @@ LEARNER_OPTIONS = {
 
 def learners_taking(parameter: str) -> list[str]:
     """The short names of the learners that have ``parameter``, asked of the learners."""
-    from skbn.learners._registry import LEARNERS
+    from skbn.learners import learners_taking as taking
 
-    return [name for name, cls in LEARNERS.items() if parameter in cls().get_params()]
+    return taking(parameter)
 
 
 def and_list(names) -> str:
@@ -690,18 +607,11 @@ def make_learner(
     :func:`skbn.learners.default_learner`'s choice for ``n_features`` columns, with the
     options given.
     """
-    from skbn.learners._registry import AUTO_BOSS_MAX_FEATURES, LEARNERS
+    from skbn.learners import get_learner
+    from skbn.learners._registry import LEARNERS
 
-    if name == "auto":
-        name = "boss" if n_features <= AUTO_BOSS_MAX_FEATURES else "fges"
-        learner = make_learner(
-            name, score, test, alpha=alpha, max_indegree=max_indegree, max_degree=max_degree,
-            random_state=random_state,
-        )  # fmt: skip
-        return learner.set_params(polish=True) if name == "boss" else learner
-    if name not in LEARNERS:
-        raise ValueError(f"unknown learner {name!r}; choose from {', '.join(LEARNERS)}.")
-    learner = LEARNERS[name]()
+    learner = get_learner(name, n_features=n_features)
+    name = next(short for short, cls in LEARNERS.items() if type(learner) is cls)
     accepted = learner.get_params()
     given = {
         "--score": score,

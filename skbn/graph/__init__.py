@@ -34,7 +34,7 @@ from skbn.graph._dag import (
     undirected_edges,
     v_structures,
 )
-from skbn.graph._io import read_graph, to_dot, write_graph
+from skbn.graph._io import graph_format, read_graph, to_dot, write_graph
 from skbn.graph._learned import LearnedGraph
 from skbn.graph._partial import PartialGraph
 
@@ -45,6 +45,7 @@ __all__ = [
     "dag_to_cpdag",
     "directed_edges",
     "from_adjacency",
+    "graph_format",
     "LearnedGraph",
     "is_cpdag",
     "is_dag",

@@ -11,12 +11,32 @@ import networkx as nx
 
 from skbn.graph._convert import GRAPH_KINDS, as_adjacency, from_adjacency
 
-__all__ = ["read_graph", "write_graph", "to_dot"]
+__all__ = ["graph_format", "read_graph", "write_graph", "to_dot"]
 
 _FORMATS = {".graphml": "graphml", ".json": "json", ".dot": "dot", ".gv": "dot"}
 
 
-def _format_of(path: Path, format: str | None) -> str:
+def graph_format(path: str | os.PathLike, format: str | None = None) -> str:
+    """The graph format of ``path`` (its suffix, or ``format``), refused before any work.
+
+    Parameters
+    ----------
+    path : str or path-like
+        ``.graphml``, ``.json``, ``.dot`` or ``.gv``.
+    format : {"graphml", "json", "dot"}, optional
+        Overrides the suffix.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from skbn.graph import graph_format
+    >>> graph_format("learned.graphml"), graph_format("learned.gv")
+    ('graphml', 'dot')
+    """
+    path = Path(path)
     if format is not None:
         if format not in ("graphml", "json", "dot"):
             raise ValueError(f"format must be 'graphml', 'json' or 'dot', got {format!r}.")
@@ -117,7 +137,7 @@ def write_graph(graph, path: str | os.PathLike, format: str | None = None) -> No
     [('a', 'b')]
     """
     path = Path(path)
-    fmt = _format_of(path, format)
+    fmt = graph_format(path, format)
     if isinstance(graph, nx.Graph):
         _refuse_name_clashes(graph)
     if fmt == "dot":
@@ -156,7 +176,7 @@ def read_graph(path: str | os.PathLike, format: str | None = None) -> nx.DiGraph
     ([('a', 'b')], 'dag')
     """
     path = Path(path)
-    fmt = _format_of(path, format)
+    fmt = graph_format(path, format)
     if fmt == "dot":
         raise ValueError("Reading DOT is not supported; write GraphML or JSON to read back.")
     if not path.exists():

@@ -10,7 +10,7 @@ from skbn.io._bif import read_bif, write_bif
 from skbn.io._net import read_net, write_net
 from skbn.io._xdsl import read_xdsl, write_xdsl
 
-__all__ = ["NETWORK_FORMATS", "network_format", "read_network", "write_network"]
+__all__ = ["NETWORK_FORMATS", "format_of", "network_format", "read_network", "write_network"]
 
 #: Network file formats: name -> (suffixes, reader, writer).
 NETWORK_FORMATS = {
@@ -63,6 +63,47 @@ def network_format(path: str | os.PathLike, format: str | None = None) -> str:
     raise ValueError(
         f"Cannot tell the network format of {str(path)!r} from its suffix; use .bif, .net or "
         f".xdsl, or pass format='bif', 'net' or 'xdsl'.{hint}"
+    )
+
+
+def format_of(path: str | os.PathLike) -> str:
+    """The format a file's suffix names: a network format or a graph format.
+
+    One rule for every reader of a path that may hold either: :func:`network_format`'s
+    suffixes (``.bif``, ``.net``, ``.xdsl``, each optionally ``.gz``) and
+    :func:`skbn.graph.graph_format`'s (``.graphml``, ``.json``, ``.dot``, ``.gv``).
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    str
+        One of ``"bif"``, ``"net"``, ``"xdsl"`` (read with :func:`read_network`) or
+        ``"graphml"``, ``"json"``, ``"dot"`` (read with :func:`skbn.graph.read_graph`).
+
+    Raises
+    ------
+    ValueError
+        When the suffix names neither kind, listing the suffixes that do.
+
+    Examples
+    --------
+    >>> from skbn.io import format_of
+    >>> format_of("alarm.bif.gz"), format_of("learned.json")
+    ('bif', 'json')
+    """
+    from skbn.graph import graph_format
+
+    for detect in (network_format, graph_format):
+        try:
+            return detect(path)
+        except ValueError:
+            pass
+    raise ValueError(
+        f"Cannot tell the format of {str(path)!r} from its suffix; use a network file (.bif, "
+        ".net, .xdsl, optionally .gz) or a graph file (.graphml, .json, .dot)."
     )
 
 

@@ -23,6 +23,9 @@ naive Bayes classifier (:class:`skbn.classification.BayesianNetworkClassifier`).
 
 ``default_learner(n_features)`` is the learner skbn uses when none is named (the command
 line's ``--learner auto``), chosen by measurement over the bundled networks.
+``get_learner(name, **params)`` builds a learner from its short name (the command line's
+``--learner``: ``hc``, ``tabu``, ``fges``, ``boss``, ``grasp``, ``pc``, ``mmhc``, ``exact``,
+``mcmc``), or ``"auto"``.
 """
 
 from skbn.learners._blanket import HITONMB, HITONPC, IAMB, GrowShrink
@@ -34,7 +37,7 @@ from skbn.learners._hill_climb import HillClimb
 from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
-from skbn.learners._registry import default_learner
+from skbn.learners._registry import default_learner, get_learner, learners_taking
 from skbn.learners._structural_em import StructuralEM
 from skbn.learners._tabu import TabuSearch
 from skbn.learners._trees import TAN, ChowLiu
@@ -57,4 +60,6 @@ __all__ = [
     "StructuralEM",
     "TabuSearch",
     "default_learner",
+    "get_learner",
+    "learners_taking",
 ]

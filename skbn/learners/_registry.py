@@ -13,7 +13,13 @@ from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
 from skbn.learners._tabu import TabuSearch
 
-__all__ = ["AUTO_BOSS_MAX_FEATURES", "LEARNERS", "default_learner", "get_learner"]
+__all__ = [
+    "AUTO_BOSS_MAX_FEATURES",
+    "LEARNERS",
+    "default_learner",
+    "get_learner",
+    "learners_taking",
+]
 
 #: Most columns for which :func:`default_learner` picks BOSS with its tabu polish; FGES
 #: above, whose search state grows with the graph rather than with ``p**2``.
@@ -67,18 +73,74 @@ def default_learner(n_features: int, *, random_state=None):
     return FGES()
 
 
-def get_learner(name: str, **params):
+def learners_taking(parameter: str) -> list[str]:
+    """The short names of the learners that have ``parameter`` (their ``get_params`` says).
+
+    Parameters
+    ----------
+    parameter : str
+        A learner parameter, e.g. ``"max_indegree"``.
+
+    Returns
+    -------
+    list of str
+        Keys of ``LEARNERS``, in its order.
+
+    Examples
+    --------
+    >>> learners_taking("max_indegree")
+    ['hc', 'tabu', 'mmhc', 'exact', 'mcmc']
+    """
+    return [name for name, cls in LEARNERS.items() if parameter in cls().get_params()]
+
+
+def get_learner(name: str, *, n_features: int | None = None, **params):
     """A learner by short name (see ``LEARNERS``), with parameters.
+
+    ``"auto"`` is :func:`default_learner`'s choice for ``n_features`` columns, the one the
+    command line makes when no learner is named. A parameter the learner does not have is
+    refused, naming the learners that have it.
+
+    Parameters
+    ----------
+    name : str
+        A key of ``LEARNERS``, or ``"auto"``.
+    n_features : int, optional
+        Number of columns of the data; needed for ``"auto"`` only.
+    **params
+        Parameters of the learner.
+
+    Returns
+    -------
+    estimator
+        An unfitted learner.
 
     Examples
     --------
     >>> get_learner("tabu", criterion="bdeu")
     TabuSearch(criterion='bdeu')
+    >>> get_learner("auto", n_features=37, random_state=0)
+    BOSS(polish=True, random_state=0)
     """
-    try:
-        cls = LEARNERS[name]
-    except KeyError:
+    if name == "auto":
+        if n_features is None:
+            raise ValueError(
+                "get_learner('auto') chooses by the number of columns: pass n_features=."
+            )
+        learner = default_learner(n_features)
+    elif name in LEARNERS:
+        learner = LEARNERS[name]()
+    else:
         raise ValueError(
-            f"Unknown learner {name!r}; choose one of {', '.join(LEARNERS)}."
-        ) from None
-    return cls(**params)
+            f"Unknown learner {name!r}; choose one of {', '.join(LEARNERS)} or 'auto'."
+        )
+    accepted = learner.get_params()
+    unknown = [p for p in params if p not in accepted]
+    if unknown:
+        takers = learners_taking(unknown[0])
+        where = f"; {', '.join(takers)} take it" if takers else ""
+        raise ValueError(
+            f"{type(learner).__name__} has no parameter {unknown[0]!r}{where}. Its parameters: "
+            f"{', '.join(sorted(accepted))}."
+        )
+    return learner.set_params(**params)
