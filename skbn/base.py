@@ -28,7 +28,7 @@ from skbn.data import (
     MixedData,
     check_data,
 )
-from skbn.graph._array import pdag_to_dag_array
+from skbn.graph._array import name_order, pdag_to_dag_array
 from skbn.graph._convert import from_adjacency
 from skbn.network._parameters import CPT_PRIOR_ISS, CGParameters, DiscreteParameters, fit_parameters
 from skbn.scores._registry import SCORES, families_handling_missing
@@ -152,6 +152,19 @@ class BaseStructureLearner(BaseEstimator):
     #: The parameters that take a score or CI test (or its family name), with their registry:
     #: together they decide which kind of data the learner needs.
     _family_parameters: tuple = ()
+
+    #: Whether ``_prepare`` and ``_learn`` see the columns in name order
+    #: (:func:`skbn.graph._array.name_order`): the fit template permutes the data and builds
+    #: the constraints on that order, and maps the returned adjacency and the
+    #: ``_positional_attributes`` back to the data's order. Every tie a search breaks by
+    #: position and every random draw of positions is then the same for any column order.
+    #: Learners whose ties go by name ranks without a permuted copy (PC-Stable, MMHC, FGES)
+    #: leave it False, as do meta-estimators, whose inner learners permute for themselves.
+    _runs_in_name_order: bool = False
+
+    #: Fitted (p, p) arrays that ``_learn`` sets in its columns' order and the fit template
+    #: maps back to the data's order (with ``_runs_in_name_order``).
+    _positional_attributes: tuple = ()
 
     #: Whether the search learns from data with missing values through its score's
     #: available-case form and its test's testwise deletion (see :meth:`_check_missing`).
@@ -288,9 +301,7 @@ class BaseStructureLearner(BaseEstimator):
             raise ValueError(f"{who} needs {kind} data: {exc}{''.join(hints)}") from None
         if data.has_missing:
             self._check_missing(data)
-        constraints = self._edge_constraints(data.names, getattr(data, "discrete", None))
-        prepared = self._prepare(data, constraints)
-        A, graph_kind = self._learn(data, prepared)
+        A, graph_kind = self._prepare_and_learn(data)
         record_features(self, data.names)
         self.data_kind_ = data.kind
         self.graph_ = from_adjacency(A, data.names, kind=graph_kind)
@@ -301,6 +312,39 @@ class BaseStructureLearner(BaseEstimator):
         self._states = data.states if isinstance(data, (DiscreteData, MixedData)) else None
         self._discrete_columns = data.discrete.copy() if isinstance(data, MixedData) else None
         return self
+
+    def _prepare_and_learn(self, data):
+        """``_learn(data, _prepare(data, constraints))``, in name order if the learner asks.
+
+        The adjacency comes back in the data's column order.
+        """
+        order = name_order(data.names) if self._runs_in_name_order else None
+        if order is not None and np.array_equal(order, np.arange(len(order))):
+            order = None  # already in name order: no copy
+        # knowledge given as matrices is in the data's column order: checked there, then
+        # permuted with the data
+        constraints = self._edge_constraints(data.names, getattr(data, "discrete", None))
+        work = data
+        if order is not None:
+            work, constraints = data.take(columns=order), constraints.take(order)
+        self._fit_column_order = order
+        try:
+            A, graph_kind = self._learn(work, self._prepare(work, constraints))
+        finally:
+            del self._fit_column_order
+        if order is None:
+            return A, graph_kind
+        back = np.argsort(order)
+        for name in self._positional_attributes:
+            setattr(self, name, getattr(self, name)[np.ix_(back, back)])
+        return np.asarray(A)[np.ix_(back, back)], graph_kind
+
+    def _data_positions(self) -> np.ndarray | None:
+        """During ``_learn``: the data's column position of each column ``_learn`` sees.
+
+        None when they are the same (no permutation).
+        """
+        return self._fit_column_order
 
     def _check_missing(self, data) -> None:
         """Refuse, before any work, a score with no available-case form on incomplete data.

@@ -234,12 +234,15 @@ def _is_arc_list(value) -> bool:
     )
 
 
-def start_graph_matrix(start_graph, names, required: np.ndarray | None = None) -> np.ndarray:
+def start_graph_matrix(
+    start_graph, names, required: np.ndarray | None = None, positions: np.ndarray | None = None
+) -> np.ndarray:
     """Boolean ``(p, p)`` arc matrix of a learner's ``start_graph``, with the required arcs.
 
-    ``start_graph`` is a networkx graph over the columns, an adjacency array in column order
-    or a list of (parent, child) name pairs; it must be a DAG once the required arcs are
-    added.
+    ``start_graph`` is a networkx graph over the columns, an adjacency array in the data's
+    column order or a list of (parent, child) name pairs; it must be a DAG once the required
+    arcs are added. ``positions`` gives, for each of ``names``, its column in the data
+    (a search run in name order): an adjacency array is taken in that order.
     """
     names = list(names)
     if _is_arc_list(start_graph):
@@ -248,6 +251,8 @@ def start_graph_matrix(start_graph, names, required: np.ndarray | None = None) -
         from skbn.graph._convert import as_adjacency
 
         A, _ = as_adjacency(start_graph, names if hasattr(start_graph, "nodes") else None)
+        if A.shape[0] == len(names) and positions is not None and not hasattr(start_graph, "nodes"):
+            A = A[np.ix_(positions, positions)]
     if A.shape[0] != len(names):
         raise ValueError(f"start_graph has {A.shape[0]} nodes; X has {len(names)} columns.")
     A = A.astype(bool)
@@ -318,6 +323,22 @@ class EdgeConstraints:
         if self._required is None:
             self._required = self._full(False)
         return self._required
+
+    def take(self, positions: np.ndarray) -> EdgeConstraints:
+        """Return the same knowledge on the columns ``positions`` (a permutation), in order.
+
+        Parameters
+        ----------
+        positions : ndarray of int
+            For each column of the result, its column here.
+
+        Returns
+        -------
+        EdgeConstraints
+        """
+        cut = lambda M: None if M is None else M[np.ix_(positions, positions)]  # noqa: E731
+        names = tuple(self.names[j] for j in positions)
+        return EdgeConstraints(names, cut(self._allowed), cut(self._required), self.given)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, EdgeConstraints):

@@ -27,7 +27,6 @@ from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints, start_graph
 from skbn.graph._array import (
     dag_to_cpdag_array,
     meek_orient_array,
-    name_order,
 )
 from skbn.learners._fges import backward_search
 from skbn.learners._hill_climb import _climb, _Search
@@ -580,36 +579,34 @@ class _OrderSearch(BaseStructureLearner):
     """
 
     _count_name = "n_sweeps_"
+    _runs_in_name_order = True
+    _positional_attributes = ("dag_",)
 
     def _prepare(self, data, constraints: EdgeConstraints):
         self._resolved_score(data)  # a discount the score cannot take fails before any work
         start = None
         if getattr(self, "start_graph", None) is not None:
             required = None if constraints.is_empty else constraints.required
-            start = start_graph_matrix(self.start_graph, data.names, required)
+            start = start_graph_matrix(
+                self.start_graph, data.names, required, self._data_positions()
+            )
         return constraints, start
 
     def _learn(self, data, prepared):
         constraints, start = prepared
-        # the search runs on the columns in name order and its result is mapped back, so
-        # every tie and every random draw is the same for any column order of the data
-        canon = name_order(data.names)
-        back = np.argsort(canon)
+        # the base runs this on the columns in name order (_runs_in_name_order), so every
+        # tie and every random draw is the same for any column order of the data
         allowed = required = None
         if not constraints.is_empty:
-            allowed = np.ascontiguousarray(constraints.allowed[np.ix_(canon, canon)])
-            required = np.ascontiguousarray(constraints.required[np.ix_(canon, canon)])
-        if start is not None:
-            start = np.ascontiguousarray(start[np.ix_(canon, canon)])
-        data = data.take(columns=canon)
+            allowed = np.ascontiguousarray(constraints.allowed)
+            required = np.ascontiguousarray(constraints.required)
         bound = self._resolved_score(data).bind(data)
         rng = check_random_state(self.random_state)
         seeds = spawn_seeds(rng, self.n_starts)
         n_workers = min(self.n_starts, effective_n_jobs(self.n_jobs))
         groups = [seeds[k::n_workers] for k in range(n_workers)]
-        canon_constraints = EdgeConstraints(data.names, allowed, required, constraints.given)
         runs = parallel_map(
-            lambda group: self._starts(bound, allowed, required, start, group, canon_constraints),
+            lambda group: self._starts(bound, allowed, required, start, group, constraints),
             groups,
             n_jobs=self.n_jobs if n_workers > 1 else None,
         )
@@ -629,8 +626,8 @@ class _OrderSearch(BaseStructureLearner):
         setattr(self, self._count_name, count)
         self.n_tree_nodes_ = sum(n for _, n in runs)
         self.order_ = np.asarray([data.names[v] for v in order], dtype=object)
-        self.dag_ = dag[np.ix_(back, back)]
-        return A[np.ix_(back, back)].astype(np.int8), "pdag" if changed else "cpdag"
+        self.dag_ = dag
+        return A.astype(np.int8), "pdag" if changed else "cpdag"
 
 
 class BOSS(_OrderSearch):

@@ -11,7 +11,6 @@ import numpy as np
 from skbn._kernels.exact import best_parent_scores, best_sinks
 from skbn.base import BaseStructureLearner
 from skbn.constraints import CONSTRAINT_PARAMETERS
-from skbn.graph._array import name_order
 from skbn.scores import Score
 from skbn.utils._param_validation import Interval
 
@@ -155,6 +154,8 @@ class ExactSearch(BaseStructureLearner):
 
     _family_parameters = ("criterion",)
     _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
+    _runs_in_name_order = True
+
     _parameter_constraints = {
         "criterion": [Score, str, None],
         "max_indegree": [Interval(Integral, 0, None, closed="left"), None],
@@ -207,14 +208,11 @@ class ExactSearch(BaseStructureLearner):
         return constraints
 
     def _learn(self, data, constraints):
-        # the search runs on the columns in name order and the result is mapped back: ties
+        # the base runs this on the columns in name order (_runs_in_name_order): ties
         # between equal-scoring networks go to the lowest sink in that order, so the result
         # does not depend on the column order
-        order = name_order(data.names)
-        back = np.argsort(order)
-        data = data.take(columns=order)
-        required = constraints.required[np.ix_(order, order)]
-        allowed = None if constraints.is_empty else constraints.allowed[np.ix_(order, order)]
+        required = constraints.required
+        allowed = None if constraints.is_empty else constraints.allowed
         p = data.n_features
         bound = self._resolved_score(data).bind(data)
         candidates = []
@@ -253,4 +251,4 @@ class ExactSearch(BaseStructureLearner):
         self.score_ = float(totals[-1])
         self.order_ = [data.names[v] for v in order]
         self.n_candidate_sets_ = {data.names[v]: len(candidates[v][0]) for v in range(p)}
-        return A[np.ix_(back, back)], "dag"
+        return A, "dag"

@@ -13,7 +13,6 @@ from skbn._kernels.dag import best_move, move_gains, reachability
 from skbn.base import BaseStructureLearner
 from skbn.constraints import CONSTRAINT_PARAMETERS, start_graph_matrix
 from skbn.graph._array import has_path as _reaches
-from skbn.graph._array import name_order
 from skbn.scores import Score
 from skbn.utils._memory import check_allocation
 from skbn.utils._numeric import significant
@@ -346,6 +345,8 @@ class HillClimb(BaseStructureLearner):
     _family_parameters = ("criterion",)
     _handles_missing = True
     _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
+    _runs_in_name_order = True
+
     _parameter_constraints = {
         "criterion": [Score, str, None],
         "max_indegree": [Interval(Integral, 0, None, closed="left"), None],
@@ -408,7 +409,7 @@ class HillClimb(BaseStructureLearner):
     def _start(self, names, allowed, required) -> np.ndarray:
         if self.start_graph is None:
             return required.copy()
-        A = start_graph_matrix(self.start_graph, names, required)
+        A = start_graph_matrix(self.start_graph, names, required, self._data_positions())
         if np.any(A & ~allowed):
             raise ValueError("start_graph uses arcs that are forbidden or not allowed.")
         if self.max_indegree is not None and np.any(A.sum(axis=0) > self.max_indegree):
@@ -471,14 +472,13 @@ class HillClimb(BaseStructureLearner):
         }[self.tie_order]
 
     def _learn(self, data, prepared):
-        # the search runs on the columns in name order, and its result is mapped back; the
-        # tie order (how moves of equal gain are chosen between) is separate from it
-        order = name_order(data.names)
-        back = np.argsort(order)
-        allowed, required, A0 = (M[np.ix_(order, order)] for M in prepared)
-        data = data.take(columns=order)
-        rng = check_random_state(self.random_state)
+        # the base runs this on the columns in name order (_runs_in_name_order); the tie
+        # order (how moves of equal gain are chosen between) is separate from it
+        allowed, required, A0 = prepared
         p = data.n_features
+        order = self._data_positions()
+        order = np.arange(p) if order is None else order
+        rng = check_random_state(self.random_state)
         keys = rng.randint(1, np.iinfo(np.int64).max, size=(p, p), dtype=np.int64)
         bound = self._resolved_score(data).bind(data)
         max_tabu = self.max_tabu if self.max_tabu is not None else max(self.tabu_length, 1)
@@ -519,4 +519,4 @@ class HillClimb(BaseStructureLearner):
                 best_A, best_score = A, score
         self.score_ = best_score
         self.n_iter_ = n_iter
-        return best_A[np.ix_(back, back)].astype(np.int8), "dag"
+        return best_A.astype(np.int8), "dag"

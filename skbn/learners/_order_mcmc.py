@@ -13,7 +13,6 @@ from skbn._kernels.order import run_order_chain
 from skbn.base import BaseStructureLearner
 from skbn.ci_tests import CITest
 from skbn.constraints import CONSTRAINT_PARAMETERS
-from skbn.graph._array import name_order
 from skbn.graph._convert import to_adjacency
 from skbn.learners._pc import PCStable
 from skbn.scores import Score
@@ -130,6 +129,9 @@ class OrderMCMC(BaseStructureLearner):
 
     _family_parameters = ("criterion", "ci_test")
     _constraint_kinds = frozenset({"allowed", "forbidden", "required", "tiers"})
+    _runs_in_name_order = True
+    _positional_attributes = ("edge_probabilities_",)
+
     _parameter_constraints = {
         "criterion": [Score, str, None],
         "search_space": [StrOptions({"pc"}), None],
@@ -206,13 +208,10 @@ class OrderMCMC(BaseStructureLearner):
         return [np.flatnonzero(S[:, v]).tolist() for v in range(p)]
 
     def _learn(self, data, constraints):
-        # the chain runs on the columns in name order (its random draws are positions), and
-        # its results are mapped back, so they do not depend on the column order
-        order = name_order(data.names)
-        back = np.argsort(order)
-        data = data.take(columns=order)
-        required_all = constraints.required[np.ix_(order, order)]
-        allowed_all = constraints.allowed[np.ix_(order, order)]
+        # the base runs the chain on the columns in name order (its random draws are
+        # positions) and maps its results back, so they do not depend on the column order
+        required_all = constraints.required
+        allowed_all = constraints.allowed
         p = data.n_features
         bound = self._resolved_score(data).bind(data)
         allowed = self._candidate_parents(data)
@@ -266,9 +265,11 @@ class OrderMCMC(BaseStructureLearner):
                     A[u, v] = 1
         names = list(data.names)
         self.score_ = float(best_score)
-        self.edge_probabilities_ = (edge_counts / max(n_samples, 1))[np.ix_(back, back)]
+        self.edge_probabilities_ = edge_counts / max(n_samples, 1)
         self.order_ = [names[v] for v in best_order]
         self.trace_ = trace
         self.acceptance_rate_ = n_accepted / self.n_iter
-        self.candidate_parents_ = {names[v]: [names[u] for u in allowed[v]] for v in back.tolist()}
-        return A[np.ix_(back, back)], "dag"
+        positions = self._data_positions()
+        back = range(p) if positions is None else np.argsort(positions).tolist()
+        self.candidate_parents_ = {names[v]: [names[u] for u in allowed[v]] for v in back}
+        return A, "dag"
