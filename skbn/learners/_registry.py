@@ -138,7 +138,8 @@ def get_learner(name: str, *, n_features: int | None = None, **params):
     unknown = [p for p in params if p not in accepted]
     if unknown:
         takers = learners_taking(unknown[0])
-        where = f"; {', '.join(takers)} take it" if takers else ""
+        verb = "takes" if len(takers) == 1 else "take"
+        where = f"; {', '.join(takers)} {verb} it" if takers else ""
         raise ValueError(
             f"{type(learner).__name__} has no parameter {unknown[0]!r}{where}. Its parameters: "
             f"{', '.join(sorted(accepted))}."
