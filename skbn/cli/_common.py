@@ -575,13 +575,6 @@ LEARNER_OPTIONS = {
 }
 
 
-def learners_taking(parameter: str) -> list[str]:
-    """The short names of the learners that have ``parameter``, asked of the learners."""
-    from skbn.learners import learners_taking as taking
-
-    return taking(parameter)
-
-
 def and_list(names) -> str:
     """``a, b and c``."""
     names = list(names)
@@ -630,6 +623,8 @@ def make_learner(
         elif value is not None and option in ("--max-indegree", "--max-degree"):
             other = "--max-degree" if option == "--max-indegree" else "--max-indegree"
             hint = f"; {name} takes {other}" if LEARNER_OPTIONS[other] in accepted else ""
+            from skbn.learners import learners_taking
+
             raise ValueError(
                 f"{option} applies to {and_list(learners_taking(parameter))}, not {name}{hint}."
             )

@@ -13,7 +13,6 @@ from skbn.cli._common import (
     add_source,
     and_list,
     knowledge_params,
-    learners_taking,
     load_source,
     make_learner,
     make_score,
@@ -121,6 +120,7 @@ def add_parser(commands) -> None:
 def run(args) -> None:
     """Run ``skbn learn``."""
     from skbn.data import check_data
+    from skbn.learners import learners_taking
     from skbn.metrics import structure_report
 
     output_format(args.out, args.format)  # a bad --out fails now, not after the learning
