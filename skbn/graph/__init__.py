@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Graphs of Bayesian-network structure learning: DAGs, CPDAGs and PDAGs.
+"""Graphs of Bayesian-network structure learning: DAGs, CPDAGs, PDAGs, MAGs and PAGs.
 
 A learner's ``graph_`` is a :class:`networkx.DiGraph` whose nodes are the feature names. A
 directed edge ``u -> v`` is one arc; an undirected edge ``u - v`` is the pair of arcs
@@ -13,8 +13,24 @@ return the same type they were given.
 Markov equivalence: :func:`dag_to_cpdag` (Chickering's edge labelling) gives the CPDAG that
 represents a DAG's equivalence class; :func:`pdag_to_dag` (Dor-Tarsi) goes back to one member,
 and raises when a PDAG has no consistent extension; :func:`meek_orient` applies Meek's rules.
+
+Hidden common causes: a MAG or PAG (``graph["kind"]`` ``"mag"`` or ``"pag"``) puts a mark at
+each end of an edge, held in networkx as both arcs, each with the ``mark`` at its head
+(``"arrow"``, ``"tail"`` or ``"circle"``), and internally as an endpoint matrix
+(:func:`endpoint_matrix`, :func:`from_endpoint_matrix`). :func:`dag_to_mag` and
+:func:`dag_to_pag` give the truth over the measured variables of a DAG with latents,
+:func:`mag_to_pag` the PAG of a MAG's class, :func:`pag_to_mag` a MAG in a PAG's class, and
+:func:`is_m_separated` decides m-separation (d-separation in a DAG).
 """
 
+from skbn.graph._ancestral import (
+    dag_to_mag,
+    dag_to_pag,
+    is_ancestral,
+    is_m_separated,
+    mag_to_pag,
+    pag_to_mag,
+)
 from skbn.graph._convert import as_adjacency, from_adjacency, to_adjacency
 from skbn.graph._cpdag import (
     NoExtensionError,
@@ -36,21 +52,43 @@ from skbn.graph._dag import (
 )
 from skbn.graph._io import graph_format, read_graph, to_dot, write_graph
 from skbn.graph._learned import LearnedGraph
+from skbn.graph._pag import (
+    ARROW,
+    CIRCLE,
+    TAIL,
+    endpoint_matrix,
+    from_endpoint_matrix,
+    is_marked,
+    marked_edges,
+)
 from skbn.graph._partial import PartialGraph
 
 __all__ = [
+    "ARROW",
+    "CIRCLE",
+    "TAIL",
     "NoExtensionError",
     "PartialGraph",
     "as_adjacency",
     "dag_to_cpdag",
+    "dag_to_mag",
+    "dag_to_pag",
     "directed_edges",
+    "endpoint_matrix",
     "from_adjacency",
+    "from_endpoint_matrix",
     "graph_format",
     "LearnedGraph",
+    "is_ancestral",
     "is_cpdag",
     "is_dag",
+    "is_m_separated",
+    "is_marked",
+    "mag_to_pag",
     "markov_blanket",
+    "marked_edges",
     "meek_orient",
+    "pag_to_mag",
     "pdag_to_dag",
     "plot_graph",
     "read_graph",

@@ -46,6 +46,7 @@ def to_adjacency(graph: nx.Graph, nodes: Sequence | None = None) -> np.ndarray:
            [0, 0, 1],
            [0, 0, 0]], dtype=int8)
     """
+    _refuse_marked(graph)
     order = list(graph.nodes) if nodes is None else list(nodes)
     if nodes is not None and (len(order) != len(graph) or set(order) != set(graph.nodes)):
         extra = sorted(map(str, set(graph.nodes) - set(order)))
@@ -69,6 +70,18 @@ def to_adjacency(graph: nx.Graph, nodes: Sequence | None = None) -> np.ndarray:
         loops = [str(order[i]) for i in np.flatnonzero(np.diag(A))]
         raise ValueError(f"Self-loops are not allowed in a Bayesian network graph: {loops[:8]}.")
     return A
+
+
+def _refuse_marked(graph) -> None:
+    """A PAG's or MAG's arcs are not an adjacency array: refuse it by name."""
+    kind = graph.graph.get("kind") if isinstance(graph, nx.Graph) else None
+    if kind in ("pag", "mag"):
+        raise ValueError(
+            f"This function takes DAGs, CPDAGs and PDAGs; the graph is a {kind.upper()}, "
+            "whose edges carry marks (each adjacency is two arcs). Use the functions made "
+            "for it: skbn.graph.endpoint_matrix, marked_edges, pag_to_mag; the metrics "
+            "in skbn.metrics compare two PAGs."
+        )
 
 
 def _has_undirected(A) -> bool:
@@ -192,6 +205,7 @@ def as_adjacency(graph, nodes: Sequence | None = None, *, sparse: bool = False):
     1
     """
     if isinstance(graph, nx.Graph):
+        _refuse_marked(graph)
         order = list(graph.nodes) if nodes is None else list(nodes)
         if sparse:
             if len(order) != len(graph) or set(order) != set(graph.nodes):

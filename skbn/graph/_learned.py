@@ -21,7 +21,9 @@ class LearnedGraph(nx.DiGraph):
     """A ``networkx.DiGraph`` whose ``repr`` counts its edges and that draws in a notebook.
 
     An undirected edge is a pair of opposite arcs, and ``graph["kind"]`` says ``"dag"``,
-    ``"cpdag"`` or ``"pdag"``, as for every graph in skbn. Jupyter shows it as a drawing
+    ``"cpdag"`` or ``"pdag"``, as for every graph in skbn; a ``"pag"`` or ``"mag"`` holds
+    both arcs of each edge with the ``mark`` at each head, and its repr counts edges by
+    type. Jupyter shows it as a drawing
     (:func:`skbn.plotting.plot_graph`, as SVG) when it has at most ``MAX_DRAWN_NODES`` nodes.
 
     Parameters
@@ -52,8 +54,32 @@ class LearnedGraph(nx.DiGraph):
         undirected = sum(1 for u, v in self.edges() if self.has_edge(v, u)) // 2
         return self.number_of_edges() - 2 * undirected, undirected
 
+    def _marked_summary(self) -> str:
+        """A PAG's or MAG's edges counted by type: ``3 edges (1 -->, 2 o->)``."""
+        # the marks at the two ends, sorted, name the type: ("arrow", "tail") is "-->"
+        names = {
+            ("arrow", "tail"): "-->",
+            ("arrow", "arrow"): "<->",
+            ("arrow", "circle"): "o->",
+            ("circle", "circle"): "o-o",
+            ("tail", "tail"): "---",
+            ("circle", "tail"): "--o",
+        }
+        types: dict[str, int] = {}
+        seen = set()
+        for u, v, mark in self.edges(data="mark"):
+            if (v, u) in seen:
+                continue
+            seen.add((u, v))
+            name = names.get(tuple(sorted((str(mark), str(self.edges[v, u].get("mark"))))), "?")
+            types[name] = types.get(name, 0) + 1
+        listed = ", ".join(f"{types[t]} {t}" for t in [*names.values(), "?"] if t in types)
+        return f"{sum(types.values())} edges" + (f" ({listed})" if listed else "")
+
     def _summary(self) -> tuple[str, str, str]:
         """The kind, the node count and the edge counts, as repr and str word them."""
+        if self.graph.get("kind") in ("pag", "mag"):
+            return self.graph["kind"], f"{self.number_of_nodes()} nodes", self._marked_summary()
         directed, undirected = self._counts()
         edges = f"{directed + undirected} edges ({directed} directed, {undirected} undirected)"
         return self.graph.get("kind", "graph"), f"{self.number_of_nodes()} nodes", edges

@@ -4,7 +4,8 @@
 Learned graphs are compared at the level of Markov equivalence classes by default: a DAG is
 replaced by its CPDAG, because data cannot tell apart the DAGs of one class. Every function
 accepts networkx graphs (matched by node name) or adjacency arrays (in the same node order),
-and refuses graphs over different node sets.
+and refuses graphs over different node sets. Two PAGs are compared mark by mark
+(arrowheads, tails and circles at edge ends, as Tetrad counts them).
 """
 
 from skbn.metrics._structure import (
@@ -14,6 +15,7 @@ from skbn.metrics._structure import (
     arrowhead_precision_recall_f1,
     f1_adjacency,
     f1_arrowhead,
+    mark_precision_recall_f1,
     partial_hamming_distance,
     precision_recall_f1,
     shd,
@@ -27,6 +29,7 @@ __all__ = [
     "arrowhead_precision_recall_f1",
     "f1_adjacency",
     "f1_arrowhead",
+    "mark_precision_recall_f1",
     "partial_hamming_distance",
     "precision_recall_f1",
     "shd",

@@ -17,6 +17,13 @@ no ``kind`` (arrays too)      as given if it has an undirected edge, else as a D
 
 Adjacency metrics read the skeleton only, so any graph is accepted there. ``shd(...,
 kind="dag")`` compares two DAGs as they are and refuses anything else.
+
+Two PAGs (or MAGs: graphs tagged ``kind="pag"`` or ``"mag"``, marks on their arcs) are
+compared mark by mark (:mod:`skbn.metrics._pag`): ``shd`` counts the pairs whose edge differs
+in presence or in a mark, ``precision_recall_f1`` wants both marks right, the arrowhead
+metrics count arrowheads at edge ends as Tetrad does, and :func:`mark_precision_recall_f1`
+does the same for tails and circles. A PAG beside a DAG is refused (except by the adjacency
+metrics): :func:`skbn.graph.dag_to_pag` gives the PAG to compare with.
 """
 
 from __future__ import annotations
@@ -29,7 +36,9 @@ import pandas as pd
 
 from skbn.graph._array import arcs_of, dag_to_cpdag_array, pair_types, topological_sort_array
 from skbn.graph._convert import _has_undirected, as_adjacency
+from skbn.graph._pag import is_marked
 from skbn.graph._partial import PartialGraph
+from skbn.metrics._pag import aligned_marks, is_marked_pair, mark_counts, pair_differences
 
 __all__ = [
     "shd",
@@ -38,6 +47,7 @@ __all__ = [
     "f1_arrowhead",
     "adjacency_precision_recall_f1",
     "arrowhead_precision_recall_f1",
+    "mark_precision_recall_f1",
     "partial_hamming_distance",
     "structure_report",
     "StructureReport",
@@ -191,7 +201,19 @@ def shd(truth, learned, *, kind: Literal["cpdag", "dag"] = "cpdag") -> int:
     0
     >>> shd(truth, nx.DiGraph([("b", "a"), ("c", "b")]), kind="dag")
     2
+
+    Two PAGs: the pairs whose edge differs in presence or in either mark.
+
+    >>> from skbn.graph import dag_to_pag
+    >>> dag = nx.DiGraph([("L", "b"), ("L", "c"), ("a", "b"), ("d", "c")])
+    >>> shd(dag_to_pag(dag, "L"), dag_to_pag(nx.DiGraph([("a", "b"), ("c", "b"), ("d", "c")])))
+    2
     """
+    if is_marked_pair(truth, learned):
+        if kind != "cpdag":
+            raise ValueError("kind='dag' compares two DAGs; two PAGs are compared as given.")
+        T, L, _ = aligned_marks(truth, learned)
+        return pair_differences(T, L)
     T, L, _ = _aligned(truth, learned)
     if kind == "cpdag":
         T, L = _cpdag(T, "true", _kind_of(truth)), _cpdag(L, "learned", _kind_of(learned))
@@ -234,6 +256,12 @@ def precision_recall_f1(truth, learned) -> PrecisionRecallF1:
     >>> precision_recall_f1(truth, nx.DiGraph([("a", "c"), ("c", "b")]))
     PrecisionRecallF1(precision=0.0, recall=0.0, f1=0.0)
     """
+    if is_marked_pair(truth, learned):
+        T, L, _ = aligned_marks(truth, learned)
+        upper = np.triu(T != 0, 1)
+        learned_pairs = np.triu(L != 0, 1)
+        same = upper & learned_pairs & (T == L) & (T.T == L.T)
+        return _prf(int(same.sum()), int(learned_pairs.sum()), int(upper.sum()))
     T, L = _as_cpdags(truth, learned)
     pt, pl = _pairs(T), _pairs(L)
     tt, tl = _matched(pt, pl)
@@ -260,6 +288,8 @@ def adjacency_precision_recall_f1(truth, learned) -> PrecisionRecallF1:
     >>> adjacency_precision_recall_f1(nx.DiGraph([("a", "b")]), nx.DiGraph([("b", "a")]))
     PrecisionRecallF1(precision=1.0, recall=1.0, f1=1.0)
     """
+    if is_marked(truth) or is_marked(learned):
+        truth, learned = _skeleton_of(truth, learned)
     T, L, _ = _aligned(truth, learned)
     pt, pl = _pairs(T), _pairs(L)
     return _prf(len(_matched(pt, pl)[0]), len(pl[0]), len(pt[0]))
@@ -291,11 +321,65 @@ def arrowhead_precision_recall_f1(truth, learned) -> PrecisionRecallF1:
     >>> arrowhead_precision_recall_f1(truth, truth).f1
     1.0
     """
+    if is_marked_pair(truth, learned):
+        return mark_precision_recall_f1(truth, learned, "arrow")
     T, L = _as_cpdags(truth, learned)
     pt, pl = _pairs(T), _pairs(L)
     tt, tl = _matched(pt, pl)
     shared = int(((tt == tl) & (tt != 3)).sum())  # type 3 (undirected) has no arrowhead
     return _prf(shared, int((pl[1] != 3).sum()), int((pt[1] != 3).sum()))
+
+
+def _skeleton_of(truth, learned):
+    """The two graphs as undirected skeletons (what adjacency metrics read), PAGs included."""
+    out = []
+    for graph in (truth, learned):
+        if is_marked(graph):
+            skeleton = nx.Graph()
+            skeleton.add_nodes_from(graph)
+            skeleton.add_edges_from(graph.edges())
+            graph = skeleton
+        out.append(graph)
+    return out
+
+
+def mark_precision_recall_f1(truth, learned, mark: str = "arrow") -> PrecisionRecallF1:
+    """Precision, recall and F1 of one kind of edge mark between two PAGs (or MAGs).
+
+    Marks are counted at edge ends. A learned mark is a true positive when the true graph
+    has the same two nodes adjacent with the same mark at the same end; precision divides by
+    the learned graph's marks of that kind, recall by the true graph's. For ``"arrow"`` and
+    ``"tail"`` these are Tetrad's arrowhead and tail precision and recall.
+
+    Parameters
+    ----------
+    truth : networkx.DiGraph or array-like of shape (p, p)
+        The reference PAG (``kind="pag"`` or ``"mag"``), or its endpoint matrix.
+    learned : networkx.DiGraph or array-like of shape (p, p)
+        The PAG to evaluate, over the same nodes.
+    mark : {"arrow", "tail", "circle"}, default="arrow"
+
+    Returns
+    -------
+    PrecisionRecallF1
+        All 1.0 when neither graph has a mark of that kind.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skbn.graph import dag_to_pag
+    >>> truth = dag_to_pag(nx.DiGraph([("L", "b"), ("L", "c"), ("a", "b"), ("d", "c")]), "L")
+    >>> learned = dag_to_pag(nx.DiGraph([("a", "b"), ("c", "b"), ("d", "c")]))
+    >>> mark_precision_recall_f1(truth, learned, "arrow")
+    PrecisionRecallF1(precision=1.0, recall=0.5, f1=0.6666666666666666)
+    """
+    if not is_marked_pair(truth, learned) and isinstance(truth, nx.Graph):
+        raise ValueError(
+            "mark_precision_recall_f1 compares two PAGs (graph['kind'] 'pag' or 'mag'); "
+            "skbn.graph.dag_to_pag gives the PAG of a DAG."
+        )
+    T, L, _ = aligned_marks(truth, learned)
+    return _prf(*mark_counts(T, L, mark))
 
 
 def f1_adjacency(truth, learned) -> float:
@@ -469,8 +553,14 @@ def structure_report(truth, learned) -> StructureReport:
     (1, 0.6666666666666666)
     >>> report.to_frame().shape
     (1, 14)
+
+    Two PAGs get the mark metrics instead of the CPDAG ones: ``shd`` counts pairs whose
+    edge differs in presence or in a mark, and ``precision_arrowhead``, ``recall_tail``,
+    ``f1_circle`` and so on count marks at edge ends (see :func:`mark_precision_recall_f1`).
     """
     # every number comes from the metric functions on the graphs as given (kinds included)
+    if is_marked_pair(truth, learned):
+        return _pag_report(truth, learned)
     T, L, _ = _aligned(truth, learned)
     both_dags = _is_dag(T, _kind_of(truth)) and _is_dag(L, _kind_of(learned))
     edge = precision_recall_f1(truth, learned)
@@ -492,3 +582,25 @@ def structure_report(truth, learned) -> StructureReport:
         recall_arrowhead=arrow.recall,
         f1_arrowhead=arrow.f1,
     )
+
+
+def _pag_report(truth, learned) -> StructureReport:
+    T, L, _ = aligned_marks(truth, learned)
+    report = StructureReport(
+        n_nodes=int(T.shape[0]),
+        n_true_edges=int(np.triu(T != 0, 1).sum()),
+        n_learned_edges=int(np.triu(L != 0, 1).sum()),
+        shd=shd(truth, learned),
+    )
+    edge = precision_recall_f1(truth, learned)
+    report.update(precision=edge.precision, recall=edge.recall, f1=edge.f1)
+    adj = adjacency_precision_recall_f1(truth, learned)
+    report.update(
+        precision_adjacency=adj.precision, recall_adjacency=adj.recall, f1_adjacency=adj.f1
+    )
+    for mark, name in (("arrow", "arrowhead"), ("tail", "tail"), ("circle", "circle")):
+        prf = mark_precision_recall_f1(truth, learned, mark)
+        report.update(
+            {f"precision_{name}": prf.precision, f"recall_{name}": prf.recall, f"f1_{name}": prf.f1}
+        )
+    return report
