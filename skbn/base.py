@@ -30,6 +30,7 @@ from skbn.data import (
 )
 from skbn.graph._array import name_order, pdag_to_dag_array
 from skbn.graph._convert import from_adjacency
+from skbn.graph._pag import from_endpoint_matrix
 from skbn.network._parameters import CPT_PRIOR_ISS, CGParameters, DiscreteParameters, fit_parameters
 from skbn.scores._registry import SCORES, families_handling_missing
 from skbn.utils._features import record_features
@@ -121,7 +122,8 @@ def _warn_if_few_rows(dag, data) -> None:
 class BaseStructureLearner(BaseEstimator):
     """Base class of skbn's structure learners (not for direct use).
 
-    Subclasses implement ``_learn(data, prepared) -> (adjacency, kind)``, where ``prepared``
+    Subclasses implement ``_learn(data, prepared) -> (adjacency, kind)`` (for ``kind="pag"``
+    an endpoint matrix, see :mod:`skbn.graph`, and no parameters are fitted), where ``prepared``
     is what ``_prepare(data, constraints)`` returned after checking data-dependent parameters
     (by default the checked :class:`~skbn.constraints.EdgeConstraints`). Decisions shared by
     all learners are made once, here and in the services it calls: the data kind and the
@@ -304,13 +306,18 @@ class BaseStructureLearner(BaseEstimator):
         A, graph_kind = self._prepare_and_learn(data)
         record_features(self, data.names)
         self.data_kind_ = data.kind
+        self._states = data.states if isinstance(data, (DiscreteData, MixedData)) else None
+        self._discrete_columns = data.discrete.copy() if isinstance(data, MixedData) else None
+        if graph_kind == "pag":
+            # an endpoint matrix; a PAG holds no one DAG to fit parameters on
+            self.graph_ = from_endpoint_matrix(A, data.names, kind="pag")
+            self.parameters_ = None
+            return self
         self.graph_ = from_adjacency(A, data.names, kind=graph_kind)
         dag = A if graph_kind == "dag" else pdag_to_dag_array(A)
         if dag is not None and data.kind == "gaussian":
             _warn_if_few_rows(dag, data)
         self.parameters_ = None if dag is None else fit_parameters(data, dag, self._cpt_iss())
-        self._states = data.states if isinstance(data, (DiscreteData, MixedData)) else None
-        self._discrete_columns = data.discrete.copy() if isinstance(data, MixedData) else None
         return self
 
     def _prepare_and_learn(self, data):
@@ -546,6 +553,12 @@ class BaseStructureLearner(BaseEstimator):
             When the learned PDAG has no consistent DAG extension.
         """
         check_is_fitted(self, "graph_")
+        if self.parameters_ is None and self.graph_.graph.get("kind") == "pag":
+            raise ValueError(
+                "The learned graph is a PAG: it stands for a class of causal structures with "
+                "hidden variables, not one DAG, so there is no network to fit parameters on. "
+                "skbn.graph.pag_to_mag gives a MAG of the class."
+            )
         if self.parameters_ is None:
             raise ValueError(
                 "The learned PDAG has no consistent DAG extension, so there is no network "

@@ -20,6 +20,7 @@ import numpy as np
 
 from skbn.graph._array import pdag_to_dag_array, topological_sort_array
 from skbn.graph._convert import as_adjacency, from_adjacency
+from skbn.graph._pag import ARROW, CIRCLE, TAIL, endpoint_matrix, is_marked
 
 __all__ = [
     "EDGE_COLORS",
@@ -233,9 +234,12 @@ def plot_graph(
     Parameters
     ----------
     graph : networkx.DiGraph or array-like of shape (p, p)
-        The graph to draw; undirected edges are drawn without arrowheads.
+        The graph to draw; undirected edges are drawn without arrowheads. A PAG or MAG
+        (``kind="pag"`` or ``"mag"``) is drawn with its marks: an arrowhead, a small open
+        circle, or nothing for a tail.
     truth : networkx.DiGraph, optional
-        The true graph on the same nodes. Edges are then coloured: correct, wrong orientation,
+        The true graph on the same nodes (not with a PAG: compare PAGs with
+        :func:`skbn.metrics.structure_report`). Edges are then coloured: correct, wrong orientation,
         false positive, and missing (dashed, in the true orientation), with a legend. When
         ``graph`` has undirected edges it is compared with the CPDAG of ``truth``. The layout
         follows ``truth`` so that plots of several learned graphs line up.
@@ -267,6 +271,13 @@ def plot_graph(
 
     from skbn.graph._array import dag_to_cpdag_array, pair_types
 
+    if is_marked(graph):
+        if truth is not None:
+            raise ValueError(
+                "plot_graph draws a PAG or MAG with its marks but does not colour it against "
+                "a truth; skbn.metrics.structure_report(true_pag, learned) compares two PAGs."
+            )
+        return _plot_marked(graph, ax, font_size=font_size, title=title)
     A, nodes = as_adjacency(graph)
     category = None
     T = None
@@ -334,6 +345,99 @@ def plot_graph(
         handles.append(Line2D([], [], color=grey, label="undirected (either orientation)"))
     if handles:
         # beside the drawing, where it hides no node or edge
+        ax.legend(
+            handles=handles,
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+            fontsize=font_size,
+            frameon=False,
+        )
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def _plot_marked(graph, ax, *, font_size: int, title: str | None):
+    """Draw a PAG or MAG: each edge once, an arrowhead, an open circle or no mark at each end."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    M, nodes = endpoint_matrix(graph)
+    # the layout reads tails-to-arrowheads as arcs and every other edge as undirected
+    directed = (M == ARROW) & (M.T == TAIL)
+    layout = (directed | ((M != 0) & ~directed & ~directed.T)).astype(np.int8)
+    sizes = _box_half_sizes(nodes, font_size)
+    pos = _spread(_layered_positions(layout, nodes), sizes)
+    xs = [x for x, _ in pos.values()] or [0.0]
+    ys = [y for _, y in pos.values()] or [0.0]
+    x_range = (min(xs) - 0.8, max(xs) + 0.8)
+    y_range = (min(ys) - 0.45, max(ys) + 0.45)
+    if ax is None:
+        size = (x_range[1] - x_range[0], y_range[1] - y_range[0])
+        _, ax = plt.subplots(figsize=(min(max(3.0, size[0]), 40), min(max(2.0, size[1]), 30)))
+    ax.set_xlim(*x_range)
+    ax.set_ylim(*y_range)
+    ax.set_axis_off()
+    half = _text_boxes(ax, pos, nodes, font_size)
+    color = EDGE_COLORS["edge"]
+    styles = {
+        (False, False): "-",
+        (False, True): "-|>",
+        (True, False): "<|-",
+        (True, True): "<|-|>",
+    }
+    side = 1
+    seen = set()
+    to_points = ax.figure.dpi / 72.0
+    for i, j in zip(*np.nonzero(np.triu(M))):
+        u, v = nodes[i], nodes[j]
+        rad = _route((u, v), pos, sizes, side)
+        if rad:
+            side = -side
+        at_u, at_v = int(M[j, i]), int(M[i, j])  # the marks at u and at v
+        arrow = _draw_edge(ax, u, v, pos, half, color=color, directed=True, dashed=False, rad=rad)
+        arrow.set_arrowstyle(styles[(at_u == ARROW, at_v == ARROW)])
+        arrow.marks = (at_u, at_v)
+        seen.update((at_u, at_v))
+        # an open circle where a circle mark is, just outside the node's box, along the
+        # edge's tangent there
+        p0 = ax.transData.transform(pos[u])
+        p1 = ax.transData.transform(pos[v])
+        control = (p0 + p1) / 2 + rad * np.array([(p1 - p0)[1], -(p1 - p0)[0]])
+        for mark, node, tangent, shrink in (
+            (at_u, u, control - p0, arrow.shrinkA),
+            (at_v, v, control - p1, arrow.shrinkB),
+        ):
+            if mark != CIRCLE:
+                continue
+            unit = tangent / max(np.hypot(*tangent), 1e-12)
+            end = ax.transData.transform(pos[node]) + unit * (shrink + 3.0) * to_points
+            x, y = ax.transData.inverted().transform(end)
+            ax.plot(
+                [x],
+                [y],
+                marker="o",
+                markersize=5,
+                markerfacecolor="white",
+                markeredgecolor=color,
+                markeredgewidth=1.2,
+                zorder=3,
+                clip_on=False,
+            )
+    handles = []
+    if ARROW in seen:
+        handles.append(
+            Line2D([], [], color=color, marker=">", label="arrowhead: no cause of the other end")
+        )
+    if TAIL in seen:
+        handles.append(
+            Line2D([], [], color=color, label="no mark (tail): a cause of the other end")
+        )
+    if CIRCLE in seen:
+        handles.append(
+            Line2D([], [], color=color, marker="o", markerfacecolor="white", label="circle: either")
+        )
+    if handles:
         ax.legend(
             handles=handles,
             loc="upper left",

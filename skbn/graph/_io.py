@@ -8,8 +8,17 @@ import os
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 
 from skbn.graph._convert import GRAPH_KINDS, as_adjacency, from_adjacency
+from skbn.graph._pag import (
+    ARROW,
+    CIRCLE,
+    MARK_KINDS,
+    endpoint_matrix,
+    from_endpoint_matrix,
+    is_marked,
+)
 
 __all__ = ["graph_format", "read_graph", "write_graph", "to_dot"]
 
@@ -51,6 +60,9 @@ def graph_format(path: str | os.PathLike, format: str | None = None) -> str:
 
 
 def _normalise(graph) -> nx.DiGraph:
+    if is_marked(graph):  # a PAG or MAG keeps its marks as the arcs' "mark" attribute
+        M, nodes = endpoint_matrix(graph)
+        return from_endpoint_matrix(M, nodes, kind=graph.graph["kind"])
     if isinstance(graph, nx.DiGraph):
         A, nodes = as_adjacency(graph)
         kind = graph.graph.get("kind")
@@ -87,6 +99,8 @@ def to_dot(graph) -> str:
       "b" -> "c" [dir=none];
     }
     """
+    if is_marked(graph):
+        return _marked_dot(graph)
     A, nodes = as_adjacency(graph)
     lines = ["digraph {"]
     lines += [f"  {_dot_id(n)};" for n in nodes]
@@ -98,6 +112,22 @@ def to_dot(graph) -> str:
                     lines.append(f"  {_dot_id(nodes[i])} -> {_dot_id(nodes[j])} [dir=none];")
             else:
                 lines.append(f"  {_dot_id(nodes[i])} -> {_dot_id(nodes[j])};")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _marked_dot(graph) -> str:
+    """DOT of a PAG or MAG: each edge once, its marks as Graphviz arrow shapes."""
+    M, nodes = endpoint_matrix(graph)
+    shape = {ARROW: "normal", CIRCLE: "odot"}
+    lines = ["digraph {"]
+    lines += [f"  {_dot_id(n)};" for n in nodes]
+    for i, j in zip(*np.nonzero(np.triu(M))):
+        head, tail = shape.get(int(M[i, j]), "none"), shape.get(int(M[j, i]), "none")
+        lines.append(
+            f"  {_dot_id(nodes[i])} -> {_dot_id(nodes[j])} "
+            f"[dir=both, arrowhead={head}, arrowtail={tail}];"
+        )
     lines.append("}")
     return "\n".join(lines)
 
@@ -118,7 +148,9 @@ def write_graph(graph, path: str | os.PathLike, format: str | None = None) -> No
     """Write a graph to GraphML, JSON (networkx node-link) or DOT.
 
     ``graph.graph["kind"]`` is kept in GraphML and JSON. Undirected edges are stored as two
-    opposite arcs in GraphML and JSON, and once with ``dir=none`` in DOT.
+    opposite arcs in GraphML and JSON, and once with ``dir=none`` in DOT. A PAG or MAG keeps
+    each arc's ``mark`` in GraphML and JSON; DOT draws each edge once with its marks as
+    arrow shapes (``normal`` an arrowhead, ``odot`` a circle, ``none`` a tail).
 
     Parameters
     ----------
@@ -208,5 +240,8 @@ def read_graph(path: str | os.PathLike, format: str | None = None) -> nx.DiGraph
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{str(path)!r} is not a node-link JSON graph: {exc}") from None
     kind = g.graph.get("kind")
+    if kind in MARK_KINDS:
+        M, nodes = endpoint_matrix(nx.DiGraph(g))
+        return from_endpoint_matrix(M, nodes, kind=kind)
     A, nodes = as_adjacency(nx.DiGraph(g))
     return from_adjacency(A, nodes, kind=kind if kind in GRAPH_KINDS else None)

@@ -8,6 +8,9 @@ decomposable score from :mod:`skbn.scores`;
 Every learner also fits the network's parameters, so ``score_samples``/``score`` give
 held-out log-likelihoods for scikit-learn's model selection tools.
 
+Hidden common causes: ``FCI`` returns a partial ancestral graph (PAG, ``kind="pag"``),
+whose edge marks say which arcs a latent confounder may explain.
+
 Constraint-based learners (``PCStable``) build a skeleton from conditional-independence tests
 in :mod:`skbn.ci_tests` and orient it with colliders and Meek's rules; the hybrid ``MMHC``
 restricts hill climbing to a skeleton found by tests, and ``OrderMCMC`` samples topological
@@ -31,6 +34,7 @@ line's ``--learner auto``), chosen by measurement over the bundled networks.
 from skbn.learners._blanket import HITONMB, HITONPC, IAMB, GrowShrink
 from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
+from skbn.learners._fci import FCI
 from skbn.learners._fges import FGES
 from skbn.learners._grasp import GRaSP
 from skbn.learners._hill_climb import HillClimb
@@ -44,6 +48,7 @@ from skbn.learners._trees import TAN, ChowLiu
 
 __all__ = [
     "BOSS",
+    "FCI",
     "FGES",
     "GRaSP",
     "HITONMB",

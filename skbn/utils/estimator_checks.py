@@ -31,6 +31,9 @@ def check_structure_learner(estimator, X) -> None:
     graph = est.graph_
     assert list(graph.nodes) == names == list(est.feature_names_in_), "graph_ nodes"
     kind = graph.graph.get("kind")
+    if kind == "pag":
+        _check_pag_learner(estimator, X, est)
+        return
     assert kind in ("dag", "cpdag", "pdag"), f"graph_ kind {kind!r}"
     if kind == "dag":
         assert is_dag(graph), "graph_ says dag but is not acyclic"
@@ -106,3 +109,65 @@ def check_edge_constraints(estimator, X, fitted=None) -> None:
             within = [(u, v) for u, v in arcs if u in set(first) and v in set(first)]
             assert not back, f"arcs pointing back across tiers: {sorted(back)}"
             assert not within, f"arcs within a tier that forbids them: {sorted(within)}"
+
+
+def _marks(graph, names):
+    from skbn.graph import endpoint_matrix
+
+    return endpoint_matrix(graph, names)[0]
+
+
+def _check_pag_learner(estimator, X, est) -> None:
+    """Check a PAG learner (the PAG part of :func:`check_structure_learner`).
+
+    ``graph_`` is a PAG (both arcs of each edge, a mark at each head), refitting gives the
+    same marks, there is no likelihood (no ``score_samples``), and background knowledge is
+    honoured in PAG terms: a forbidden arc ``u -> v`` leaves no edge or an arrowhead at
+    ``u``; a required arc is ``u --> v``; no edge lies within a tier that forbids them, and
+    an edge across tiers has an arrowhead at its later end.
+    """
+    names = list(X.columns)
+    M = _marks(est.graph_, names)
+    again = clone(estimator).fit(X)
+    assert np.array_equal(_marks(again.graph_, names), M), "not deterministic"
+    assert not hasattr(est, "score_samples"), "a PAG learner has no likelihood"
+    pairs = np.argwhere(np.triu(M != 0, 1))
+    absent = np.argwhere(np.triu((M == 0) & ~np.eye(len(names), dtype=bool), 1))
+    params = estimator.get_params(deep=False)
+    honours = getattr(estimator, "_constraint_kinds", frozenset())
+    first = names[: len(names) // 2]
+    for kind, parameter in CONSTRAINT_KINDS.items():
+        if parameter not in params or kind not in honours or kind == "allowed":
+            continue
+        if kind == "forbidden" and len(pairs):
+            value = [(names[i], names[j]) for i, j in pairs[:2].tolist()]
+        elif kind == "required" and len(absent):
+            value = [(names[absent[0][0]], names[absent[0][1]])]
+        elif kind == "tiers":
+            value = Tiers([first, names[len(names) // 2 :]], forbid_within=[0])
+        else:
+            continue
+        got = _marks(clone(estimator).set_params(**{parameter: value}).fit(X).graph_, names)
+        index = {n: k for k, n in enumerate(names)}
+        if kind == "forbidden":
+            for u, v in value:
+                i, j = index[u], index[v]
+                assert got[i, j] == 0 or got[j, i] == 2, (
+                    f"forbidden {u}->{v} has no arrowhead at {u}"
+                )
+        elif kind == "required":
+            for u, v in value:
+                i, j = index[u], index[v]
+                assert got[i, j] == 2 and got[j, i] == 3, (
+                    f"required arc {u}->{v} is not {u} --> {v}"
+                )
+        else:
+            early = [index[n] for n in first]
+            late = [k for k in range(len(names)) if k not in early]
+            assert not got[np.ix_(early, early)].any(), "an edge within a tier forbidding them"
+            for i in late:
+                for j in early:
+                    if got[i, j]:
+                        assert got[j, i] == 2, (
+                            "an edge across tiers without an arrowhead at its later end"
+                        )

@@ -96,6 +96,7 @@ def gaussian_learners() -> list:
     from skbn.ensemble import BootstrapPosetLearner, MultipleImputation, StructureLearningEnsemble
     from skbn.learners import (
         BOSS,
+        FCI,
         FGES,
         HITONMB,
         HITONPC,
@@ -120,6 +121,7 @@ def gaussian_learners() -> list:
         BOSS("bic-g", random_state=0),
         GRaSP("bic-g", random_state=0),
         PCStable("fisher_z"),
+        FCI("fisher_z"),
         MMHC("fisher_z", random_state=0),
         ExactSearch("bge"),
         OrderMCMC("bic-g", n_iter=300, random_state=0),

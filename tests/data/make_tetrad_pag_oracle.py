@@ -14,9 +14,15 @@ Writes ``tetrad_pag_oracle.json``.
 import networkx as nx
 import numpy as np
 
+from examples.benchmarks._tetrad import (
+    TETRAD_VERSION,
+    edge_strings,
+    start_tetrad,
+    tetrad_dag,
+    tetrad_nodes,
+)
 from skbn.datasets import make_erdos_renyi_dag
 from tests.data import save_oracle
-from tests.data._tetrad import TETRAD_VERSION, edge_strings, start_tetrad, tetrad_dag, tetrad_nodes
 
 N_CASES, N_SCORED = 220, 120
 STATISTICS = ["AdjacencyPrecision", "AdjacencyRecall", "ArrowheadPrecision",

@@ -331,3 +331,52 @@ def test_pag_metrics_refuse_a_dag_beside_a_pag():
         structure_report(dag, pag)
     # skeletons compare across kinds
     assert adjacency_precision_recall_f1(pag, dag).f1 == 1.0
+
+
+# --- files and pictures ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", ["json", "graphml"])
+def test_pag_files_keep_every_mark(tmp_path, suffix):
+    from skbn.graph import read_graph, write_graph
+
+    case = ORACLE[5]
+    pag = dag_to_pag(_dag(case), case["latents"])
+    write_graph(pag, tmp_path / f"g.{suffix}")
+    back = read_graph(tmp_path / f"g.{suffix}")
+    assert back.graph["kind"] == "pag"
+    np.testing.assert_array_equal(endpoint_matrix(back)[0], endpoint_matrix(pag)[0])
+
+
+def test_pag_dot_draws_each_edge_once_with_its_marks():
+    from skbn.graph import to_dot
+
+    pag = dag_to_pag(nx.DiGraph([("a", "b"), ("L", "b"), ("L", "c")]), "L")
+    lines = [line for line in to_dot(pag).splitlines() if "->" in line]
+    assert lines == [
+        '  "a" -> "b" [dir=both, arrowhead=normal, arrowtail=odot];',
+        '  "b" -> "c" [dir=both, arrowhead=odot, arrowtail=normal];',  # b <-o c
+    ]
+
+
+def test_plot_graph_draws_a_pags_marks():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.patches import FancyArrowPatch
+
+    from skbn.plotting import plot_graph
+
+    dag = nx.DiGraph([("a", "b"), ("L", "b"), ("L", "c"), ("d", "c"), ("b", "e"), ("c", "e")])
+    pag = dag_to_pag(dag, "L")
+    ax = plot_graph(pag)
+    arrows = [p for p in ax.patches if isinstance(p, FancyArrowPatch)]
+    M, nodes = endpoint_matrix(pag)
+    assert len(arrows) == int(np.count_nonzero(np.triu(M)))  # each edge drawn once
+    for arrow in arrows:
+        u, v = arrow.edge
+        assert arrow.marks == (M[nodes.index(v), nodes.index(u)], M[nodes.index(u), nodes.index(v)])
+    circles = [line for line in ax.lines if line.get_marker() == "o"]
+    assert len(circles) == int((M == CIRCLE).sum())
+    with pytest.raises(ValueError, match="structure_report"):
+        plot_graph(pag, truth=pag)

