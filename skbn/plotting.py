@@ -217,6 +217,30 @@ def _draw_edge(ax, u, v, pos, half, *, color, directed, dashed, rad):
     return arrow
 
 
+def _laid_out(A: np.ndarray, nodes: list, ax, font_size: int):
+    """Layered positions of ``A``'s nodes, the axes sized to them, and the name boxes drawn.
+
+    Returns ``(ax, pos, sizes, half)``: the axes (a new figure when ``ax`` is None), the
+    positions, the boxes' half sizes in inches and as drawn.
+    """
+    import matplotlib.pyplot as plt
+
+    sizes = _box_half_sizes(nodes, font_size)
+    pos = _spread(_layered_positions(A, nodes), sizes)
+    xs = [x for x, _ in pos.values()] or [0.0]
+    ys = [y for _, y in pos.values()] or [0.0]
+    # the layout is in inches: a new figure of that size keeps every box apart
+    x_range = (min(xs) - 0.8, max(xs) + 0.8)
+    y_range = (min(ys) - 0.45, max(ys) + 0.45)
+    if ax is None:
+        size = (x_range[1] - x_range[0], y_range[1] - y_range[0])
+        _, ax = plt.subplots(figsize=(min(max(3.0, size[0]), 40), min(max(2.0, size[1]), 30)))
+    ax.set_xlim(*x_range)
+    ax.set_ylim(*y_range)
+    ax.set_axis_off()
+    return ax, pos, sizes, _text_boxes(ax, pos, nodes, font_size)
+
+
 def plot_graph(
     graph,
     truth=None,
@@ -266,7 +290,6 @@ def plot_graph(
     >>> sorted(t.get_text() for t in ax.get_legend().get_texts())
     ['correct', 'wrong orientation']
     """
-    import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
     from skbn.graph._array import dag_to_cpdag_array, pair_types
@@ -291,20 +314,7 @@ def plot_graph(
             same, "correct", np.where(adj_t, "wrong orientation", "false positive")
         ).astype(object)
         category[~adj_a] = "missing"
-    sizes = _box_half_sizes(nodes, font_size)
-    pos = _spread(_layered_positions(T if T is not None else A, nodes), sizes)
-    xs = [x for x, _ in pos.values()] or [0.0]
-    ys = [y for _, y in pos.values()] or [0.0]
-    # the layout is in inches: a new figure of that size keeps every box apart
-    x_range = (min(xs) - 0.8, max(xs) + 0.8)
-    y_range = (min(ys) - 0.45, max(ys) + 0.45)
-    if ax is None:
-        size = (x_range[1] - x_range[0], y_range[1] - y_range[0])
-        _, ax = plt.subplots(figsize=(min(max(3.0, size[0]), 40), min(max(2.0, size[1]), 30)))
-    ax.set_xlim(*x_range)
-    ax.set_ylim(*y_range)
-    ax.set_axis_off()
-    half = _text_boxes(ax, pos, nodes, font_size)
+    ax, pos, sizes, half = _laid_out(T if T is not None else A, nodes, ax, font_size)
     lists = _edge_lists(A, nodes, category)
     if T is not None:
         missing_adj = (T.astype(bool) & ~(A | A.T).astype(bool)).astype(np.int8)
@@ -359,26 +369,13 @@ def plot_graph(
 
 def _plot_marked(graph, ax, *, font_size: int, title: str | None):
     """Draw a PAG or MAG: each edge once, an arrowhead, an open circle or no mark at each end."""
-    import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
     M, nodes = endpoint_matrix(graph)
     # the layout reads tails-to-arrowheads as arcs and every other edge as undirected
     directed = (M == ARROW) & (M.T == TAIL)
     layout = (directed | ((M != 0) & ~directed & ~directed.T)).astype(np.int8)
-    sizes = _box_half_sizes(nodes, font_size)
-    pos = _spread(_layered_positions(layout, nodes), sizes)
-    xs = [x for x, _ in pos.values()] or [0.0]
-    ys = [y for _, y in pos.values()] or [0.0]
-    x_range = (min(xs) - 0.8, max(xs) + 0.8)
-    y_range = (min(ys) - 0.45, max(ys) + 0.45)
-    if ax is None:
-        size = (x_range[1] - x_range[0], y_range[1] - y_range[0])
-        _, ax = plt.subplots(figsize=(min(max(3.0, size[0]), 40), min(max(2.0, size[1]), 30)))
-    ax.set_xlim(*x_range)
-    ax.set_ylim(*y_range)
-    ax.set_axis_off()
-    half = _text_boxes(ax, pos, nodes, font_size)
+    ax, pos, sizes, half = _laid_out(layout, nodes, ax, font_size)
     color = EDGE_COLORS["edge"]
     styles = {
         (False, False): "-",
