@@ -164,6 +164,11 @@ class BaseStructureLearner(BaseEstimator):
     #: leave it False, as do meta-estimators, whose inner learners permute for themselves.
     _runs_in_name_order: bool = False
 
+    #: Whether ``graph_`` is a PAG (hidden common causes allowed; no parameters, no
+    #: likelihood). Tools that need a DAG or CPDAG (bootstraps, ensembles, tuning on held-out
+    #: likelihood) refuse such a learner by this flag.
+    _learns_pag: bool = False
+
     #: Fitted (p, p) arrays that ``_learn`` sets in its columns' order and the fit template
     #: maps back to the data's order (with ``_runs_in_name_order``).
     _positional_attributes: tuple = ()

@@ -231,3 +231,43 @@ def test_a_state_named_none_stays_a_state_unless_named_as_missing(tmp_path, caps
     # named as a missing-value token, the same cells become missing values (learned from)
     assert main(["learn", str(path), "--na-values", "None", "--out", str(out), "--quiet"]) == 0
     assert "read as missing" not in capsys.readouterr().err
+
+
+def test_learn_with_fci_writes_the_pag_the_library_learns(tmp_path, capsys):
+    from skbn.datasets import load_network
+    from skbn.graph import endpoint_matrix, marked_edges
+    from skbn.learners import FCI
+
+    out, picture = tmp_path / "pag.json", tmp_path / "pag.png"
+    argv = ["learn", "--network", "asia", "-n", "3000", "--random-state", "0"]
+    text = _run(
+        [
+            *argv,
+            "--learner",
+            "fci",
+            "--alpha",
+            "0.01",
+            "--out",
+            str(out),
+            "--plot",
+            str(picture),
+            "--quiet",
+        ],
+        capsys,
+    )
+    written = read_graph(out)
+    X = load_network("asia").sample(3000, random_state=0)
+    expected = FCI(alpha=0.01).fit(X).graph_
+    nodes = list(expected.nodes)
+    assert written.graph["kind"] == "pag"
+    assert (endpoint_matrix(written, nodes)[0] == endpoint_matrix(expected)[0]).all()
+    # the edges are listed with their marks, each as the library writes it
+    listed = {line.strip() for line in text.splitlines() if line.startswith("  ")}
+    assert set(marked_edges(expected)) <= listed
+    assert picture.stat().st_size > 0
+    # a network file and the DAG-only commands refuse a PAG learner before any work
+    assert main([*argv, "--learner", "fci", "--out", str(tmp_path / "x.bif")]) == 2
+    assert "learns a PAG" in capsys.readouterr().err
+    assert main(["bootstrap", "--network", "asia", "-n", "300", "--learner", "fci"]) == 2
+    assert "learns a PAG" in capsys.readouterr().err
+    assert not (tmp_path / "x.bif").exists()

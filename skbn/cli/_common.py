@@ -529,8 +529,11 @@ def save_outputs(
             write_graph(graph, out, format=fmt)
             print(f"graph       written to {out}")
     if plot:
+        from skbn.graph import is_marked
         from skbn.plotting import plot_graph
 
+        # a PAG is drawn with its marks; the report above compares it with the truth
+        truth = None if is_marked(graph) else truth
         save_figure(plot_graph(graph, truth=truth, title=title), plot)
 
 
@@ -640,6 +643,13 @@ def learner_from_spec(spec: str, kind: str, random_state: int):
         raise ValueError(
             f"unknown learner {name!r} in {spec!r}; choose from {', '.join(LEARNERS)}."
         )
+    if LEARNERS[name]._learns_pag:
+        dags = [n for n, cls in LEARNERS.items() if not cls._learns_pag]
+        raise ValueError(
+            f"{name!r} in {spec!r} learns a PAG (hidden common causes allowed), which this "
+            f"command does not take yet; use skbn learn --learner {name}, or one of "
+            f"{', '.join(dags)} here."
+        )
     return make_learner(name, make_score(score or None, kind), random_state=random_state)
 
 
@@ -648,9 +658,16 @@ MAX_LISTED_EDGES = 100
 
 
 def print_edges(graph, header: str = "edges") -> None:
-    """List a graph's edges (``u -> v``, or ``u -- v`` for an undirected one), sorted."""
+    """List a graph's edges (``u -> v``, or ``u -- v`` for an undirected one), sorted.
+
+    A PAG's or MAG's edges are listed with their marks (``a o-> b``, ``a <-> b``).
+    """
+    from skbn.graph import is_marked, marked_edges
+
     lines = []
-    for u, v in sorted(graph.edges(), key=lambda e: (str(e[0]), str(e[1]))):
+    if is_marked(graph):
+        lines = sorted(marked_edges(graph), key=lambda e: (e.split()[0], e.split()[2]))
+    for u, v in [] if lines else sorted(graph.edges(), key=lambda e: (str(e[0]), str(e[1]))):
         if graph.has_edge(v, u):
             if str(u) < str(v):
                 lines.append(f"{u} -- {v}")

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from skbn.cli._common import (
+    NETWORK_FORMATS,
     add_knowledge,
     add_out,
     add_source,
@@ -157,6 +158,12 @@ def run(args) -> None:
         random_state=args.random_state,
         n_features=data.n_features,
     )
+    if learner._learns_pag and output_format(args.out, args.format) in NETWORK_FORMATS:
+        raise ValueError(
+            f"--out {args.out}: --learner {args.learner} learns a PAG, a class of causal "
+            "structures with hidden variables, not one network; write the graph instead "
+            "(.json, .graphml or .dot)."
+        )
     if not args.quiet and "verbose" in learner.get_params():
         learner.set_params(verbose=1)  # the learner's progress lines; --quiet keeps them off
     if knowledge:
@@ -175,19 +182,28 @@ def run(args) -> None:
     graph = learner.graph_
     n_undirected = sum(1 for u, v in graph.edges() if graph.has_edge(v, u)) // 2
     n_directed = graph.number_of_edges() - 2 * n_undirected
+    if learner._learns_pag and truth is not None:
+        from skbn.graph import dag_to_pag
+
+        truth = dag_to_pag(truth)  # every variable of the network is measured
     kind = f" ({data.kind})" if f"({data.kind})" not in source else ""
     print(f"data        {source}, {data.n_features} variables{kind}")
     print(f"learner     {learner!r}")
     if "ci_test" in learner.get_params():
         print(f"test        {learner._resolve_family('ci_test', data)!r}")
-    print(
-        f"result      {graph.graph['kind']}: {n_directed} directed and {n_undirected} "
-        f"undirected edges, learned in {elapsed:.2f} s"
-    )
+    if learner._learns_pag:
+        summary = graph._marked_summary()  # "3 edges (1 <->, 2 o->)"
+        print(f"result      pag: {summary}, learned in {elapsed:.2f} s")
+    else:
+        print(
+            f"result      {graph.graph['kind']}: {n_directed} directed and {n_undirected} "
+            f"undirected edges, learned in {elapsed:.2f} s"
+        )
     if hasattr(learner, "score_"):
         print(f"score       {learner.score_:.2f}")
     if truth is not None:
-        print("\nagainst the true network:")
+        against = "the true network's PAG" if learner._learns_pag else "the true network"
+        print(f"\nagainst {against}:")
         print(structure_report(truth, graph))
         print()
     print_edges(graph)

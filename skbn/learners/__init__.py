@@ -27,8 +27,8 @@ naive Bayes classifier (:class:`skbn.classification.BayesianNetworkClassifier`).
 ``default_learner(n_features)`` is the learner skbn uses when none is named (the command
 line's ``--learner auto``), chosen by measurement over the bundled networks.
 ``get_learner(name, **params)`` builds a learner from its short name (the command line's
-``--learner``: ``hc``, ``tabu``, ``fges``, ``boss``, ``grasp``, ``pc``, ``mmhc``, ``exact``,
-``mcmc``), or ``"auto"``.
+``--learner``: ``hc``, ``tabu``, ``fges``, ``boss``, ``grasp``, ``pc``, ``fci``, ``mmhc``,
+``exact``, ``mcmc``), or ``"auto"``.
 """
 
 from skbn.learners._blanket import HITONMB, HITONPC, IAMB, GrowShrink

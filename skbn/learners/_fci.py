@@ -161,6 +161,7 @@ class FCI(PCStable):
     """
 
     _runs_in_name_order = True
+    _learns_pag = True
     _parameter_constraints = {
         **PCStable._parameter_constraints,
         "max_path_length": [Interval(Integral, 1, None, closed="left"), None],

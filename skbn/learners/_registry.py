@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
+from skbn.learners._fci import FCI
 from skbn.learners._fges import FGES
 from skbn.learners._grasp import GRaSP
 from skbn.learners._hill_climb import HillClimb
@@ -33,6 +34,7 @@ LEARNERS = {
     "boss": BOSS,
     "grasp": GRaSP,
     "pc": PCStable,
+    "fci": FCI,
     "mmhc": MMHC,
     "exact": ExactSearch,
     "mcmc": OrderMCMC,

@@ -62,6 +62,21 @@ def final_learner(estimator):
     return estimator.steps[-1][1] if isinstance(estimator, Pipeline) else estimator
 
 
+def refuse_pag_learner(estimator) -> None:
+    """Refuse a learner whose ``graph_`` is a PAG: the engine's users read DAGs and CPDAGs.
+
+    Bootstraps count arcs, ensembles and searches score held-out likelihoods; a PAG has
+    marks rather than arcs and no likelihood, so each would misread it.
+    """
+    learner = final_learner(estimator)
+    if getattr(learner, "_learns_pag", False):
+        raise ValueError(
+            f"{type(learner).__name__} learns a PAG (hidden common causes allowed): its "
+            "edges carry marks, not arcs, and it has no likelihood, so the resampling "
+            "tools (bootstraps, ensembles, searches) do not take it yet; fit it directly."
+        )
+
+
 def seeded_clone(estimator, seed: int | None):
     """A clone whose every ``random_state`` parameter, nested ones too, is ``seed``.
 
@@ -161,6 +176,7 @@ def check_before_work(estimator, candidates, X):
     from skbn.utils._param_validation import validate_params_of
 
     candidates = list(candidates)
+    refuse_pag_learner(estimator)
     if not isinstance(estimator, BaseStructureLearner):
         return None  # a Pipeline's steps transform X first, and check their own parameters
     for params in candidates:
@@ -363,6 +379,8 @@ def run_fits(
     """
     if error_score != "raise" and not isinstance(error_score, Real):
         raise ValueError(f"error_score must be 'raise' or a number, got {error_score!r}.")
+    for job in jobs[:1]:
+        refuse_pag_learner(job.estimator)
     datasets = X if isinstance(X, list) else [X]
     data = _Data(datasets, allow_missing)
     # check and encode each data set once, before any work and outside the workers

@@ -14,6 +14,7 @@ from skbn.datasets import load_network, make_problem
 from skbn.ensemble import PEFLearner
 from skbn.learners import (
     BOSS,
+    FCI,
     FGES,
     MMHC,
     ExactSearch,
@@ -45,6 +46,7 @@ CASES = [
     (BOSS(random_state=0), ["discrete", "gaussian"]),
     (GRaSP(random_state=0), ["discrete", "gaussian"]),
     (PCStable(), ["discrete", "gaussian"]),
+    (FCI(), ["discrete", "gaussian"]),
     (ExactSearch(max_indegree=2), ["small"]),
     (OrderMCMC(n_iter=400, random_state=0), ["small"]),
     (PEFLearner(), ["replicated"]),
