@@ -12,7 +12,8 @@
 * Random DAGs with an exact arc count: :func:`make_erdos_renyi_dag`,
   :func:`make_scale_free_dag`, :func:`make_small_world_dag`.
 * :func:`replicate_network` builds large networks from copies of a small one, and
-  :func:`make_problem` returns ``(X, true_dag)`` ready for a learner.
+  :func:`make_problem` returns ``(X, true_dag)`` ready for a learner;
+  :func:`make_latent_problem` hides some variables and returns the true PAG as well.
 """
 
 import warnings
@@ -20,7 +21,13 @@ import warnings
 from skbn.datasets._bundled import list_networks, load_network
 from skbn.datasets._gaussian import make_linear_gaussian
 from skbn.datasets._mixed import make_conditional_gaussian
-from skbn.datasets._problems import TRAINING_NETWORKS, make_problem, make_training_problems
+from skbn.datasets._problems import (
+    TRAINING_NETWORKS,
+    LatentProblem,
+    make_latent_problem,
+    make_problem,
+    make_training_problems,
+)
 from skbn.datasets._random_dags import (
     make_erdos_renyi_dag,
     make_scale_free_dag,
@@ -52,11 +59,13 @@ __all__ = [
     "ConditionalGaussianNetwork",
     "TRAINING_NETWORKS",
     "DiscreteBayesianNetwork",
+    "LatentProblem",
     "LinearGaussianNetwork",
     "list_networks",
     "load_network",
     "make_conditional_gaussian",
     "make_erdos_renyi_dag",
+    "make_latent_problem",
     "make_linear_gaussian",
     "make_problem",
     "make_training_problems",

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -17,7 +17,13 @@ from skbn.datasets._replicate import replicate_network
 from skbn.network._discrete import DiscreteBayesianNetwork, _check_n_samples
 from skbn.utils._random import spawn_seeds
 
-__all__ = ["TRAINING_NETWORKS", "make_problem", "make_training_problems"]
+__all__ = [
+    "TRAINING_NETWORKS",
+    "LatentProblem",
+    "make_latent_problem",
+    "make_problem",
+    "make_training_problems",
+]
 
 #: The bnlearn networks behind the Auto-SLE paper's problems that ship with skbn (the
 #: paper's tenth, "healthcare", is not in the repository).
@@ -191,3 +197,125 @@ def make_training_problems(
         X = sem.sample(n_samples, random_state=seed_sample, standardize=True)
         problems.append((X, sem.graph))
     return problems
+
+
+class LatentProblem(NamedTuple):
+    """A problem with hidden variables: what :func:`make_latent_problem` returns.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The measured columns only.
+    dag : networkx.DiGraph
+        The full DAG, latent variables included.
+    latents : list
+        The hidden variables (nodes of ``dag``, not columns of ``X``).
+    pag : networkx.DiGraph
+        The true PAG over the measured variables (:func:`skbn.graph.dag_to_pag`): what an
+        FCI-family learner estimates.
+
+    Examples
+    --------
+    >>> X, dag, latents, pag = make_latent_problem("asia", n_latent=1, random_state=0)
+    >>> set(X.columns) | set(latents) == set(dag.nodes)
+    True
+    """
+
+    X: pd.DataFrame
+    dag: nx.DiGraph
+    latents: list
+    pag: nx.DiGraph
+
+
+def make_latent_problem(
+    network="alarm",
+    n_latent: int | None = None,
+    *,
+    latents=None,
+    n_nodes: int | None = None,
+    n_samples: int = 1000,
+    kind: Literal["gaussian", "discrete"] = "gaussian",
+    standardize: bool = True,
+    random_state=None,
+) -> LatentProblem:
+    """Data from a known network with some variables hidden, and the truth to compare with.
+
+    The data are drawn as :func:`make_problem` draws them, from the whole network; then the
+    latent variables' columns are dropped. Unless named, the latents are drawn among the
+    nodes with two or more children (hidden common causes, the case that misleads a DAG
+    learner), or among all nodes when too few have two.
+
+    Parameters
+    ----------
+    network : str, networkx.DiGraph or DiscreteBayesianNetwork, default="alarm"
+        As for :func:`make_problem`.
+    n_latent : int, optional
+        How many variables to hide; by default 10% of the nodes (at least 1). Not with
+        ``latents``.
+    latents : iterable of node names, optional
+        The variables to hide.
+    n_nodes : int, optional
+        Replicate the network to at least this many nodes first, as :func:`make_problem`.
+    n_samples : int, default=1000
+    kind : {"gaussian", "discrete"}, default="gaussian"
+        As for :func:`make_problem`.
+    standardize : bool, default=True
+        For Gaussian data, rescale every column to mean 0 and sd 1.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the problem and the choice of latents.
+
+    Returns
+    -------
+    LatentProblem
+        ``(X, dag, latents, pag)``: the measured data, the full DAG, the hidden variables and
+        the true PAG over the measured ones.
+
+    Examples
+    --------
+    >>> problem = make_latent_problem("asia", n_latent=1, n_samples=500, random_state=0)
+    >>> problem.latents, problem.X.shape
+    (['smoke'], (500, 7))
+    >>> problem.pag.graph["kind"]
+    'pag'
+    """
+    from skbn.graph import dag_to_pag
+
+    rng = check_random_state(random_state)
+    seed_problem, seed_latents = spawn_seeds(rng, 2)
+    if latents is not None and n_latent is not None:
+        raise ValueError("Give n_latent or latents, not both.")
+    X, dag = make_problem(
+        network,
+        n_nodes=n_nodes,
+        n_samples=n_samples,
+        kind=kind,
+        standardize=standardize,
+        random_state=seed_problem,
+    )
+    p = dag.number_of_nodes()
+    if latents is not None:
+        latents = [latents] if isinstance(latents, str) else list(latents)
+        unknown = [v for v in latents if v not in dag]
+        if unknown:
+            raise ValueError(f"latents names {unknown[:8]}, not nodes of the network.")
+        if len(set(latents)) > p - 2:
+            raise ValueError(
+                f"At least 2 variables must stay measured; {len(latents)} hidden of {p}."
+            )
+    else:
+        if n_latent is None:
+            n_latent = max(1, round(0.1 * p))
+        if isinstance(n_latent, bool) or not isinstance(n_latent, (int, np.integer)):
+            raise TypeError(f"n_latent must be an int, got {type(n_latent).__name__}.")
+        if not 1 <= n_latent <= p - 2:
+            raise ValueError(
+                f"n_latent must be between 1 and {p - 2} (the network has {p} nodes), got "
+                f"{n_latent}."
+            )
+        pool = [v for v in dag if dag.out_degree(v) >= 2]
+        pool = pool if len(pool) >= n_latent else list(dag)
+        picks = check_random_state(seed_latents).choice(len(pool), size=n_latent, replace=False)
+        latents = [pool[i] for i in sorted(picks.tolist())]
+    hidden = set(latents)
+    latents = [v for v in dag if v in hidden]  # in the network's node order
+    return LatentProblem(X.drop(columns=latents), dag, latents, dag_to_pag(dag, latents))
