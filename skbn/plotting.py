@@ -241,6 +241,21 @@ def _laid_out(A: np.ndarray, nodes: list, ax, font_size: int):
     return ax, pos, sizes, _text_boxes(ax, pos, nodes, font_size)
 
 
+def _finish(ax, handles: list, font_size: int, title: str | None):
+    """Put the legend beside the drawing (where it hides no node or edge) and the title."""
+    if handles:
+        ax.legend(
+            handles=handles,
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+            fontsize=font_size,
+            frameon=False,
+        )
+    if title:
+        ax.set_title(title)
+    return ax
+
+
 def plot_graph(
     graph,
     truth=None,
@@ -353,18 +368,7 @@ def plot_graph(
         if False in kinds:
             handles.append(Line2D([], [], color=grey, marker=">", label="directed"))
         handles.append(Line2D([], [], color=grey, label="undirected (either orientation)"))
-    if handles:
-        # beside the drawing, where it hides no node or edge
-        ax.legend(
-            handles=handles,
-            loc="upper left",
-            bbox_to_anchor=(1.0, 1.0),
-            fontsize=font_size,
-            frameon=False,
-        )
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, handles, font_size, title)
 
 
 def _plot_marked(graph, ax, *, font_size: int, title: str | None):
@@ -434,17 +438,7 @@ def _plot_marked(graph, ax, *, font_size: int, title: str | None):
         handles.append(
             Line2D([], [], color=color, marker="o", markerfacecolor="white", label="circle: either")
         )
-    if handles:
-        ax.legend(
-            handles=handles,
-            loc="upper left",
-            bbox_to_anchor=(1.0, 1.0),
-            fontsize=font_size,
-            frameon=False,
-        )
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, handles, font_size, title)
 
 
 #: The criterion each tuner reports in ``cv_results_``, and its axis label.

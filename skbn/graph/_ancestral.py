@@ -54,32 +54,45 @@ def _graph_endpoints(graph, what: str) -> tuple[np.ndarray, list]:
     return _dag_endpoints(A), nodes
 
 
-def _ancestors_of(M: np.ndarray, targets: Iterable[int]) -> np.ndarray:
-    """Boolean mask of the ancestors of ``targets`` (themselves included), by directed edges."""
-    p = M.shape[0]
-    mask = np.zeros(p, dtype=bool)
+def _parents(M: np.ndarray) -> list[list[int]]:
+    """Each node's parents (``u -> v``: an arrowhead at ``v``, a tail at ``u``)."""
+    directed = (M == ARROW) & (M.T == TAIL)  # directed[u, v]: u -> v
+    return [np.flatnonzero(column).tolist() for column in directed.T]
+
+
+def _neighbours(M: np.ndarray) -> list[list[int]]:
+    return [np.flatnonzero(row).tolist() for row in M]
+
+
+def _ancestors_of(M: np.ndarray, targets: Iterable[int], parents=None) -> np.ndarray:
+    """Boolean mask of the ancestors of ``targets`` (themselves included), by directed edges.
+
+    ``parents`` is :func:`_parents` of ``M``, passed by callers that ask many times.
+    """
+    parents = _parents(M) if parents is None else parents
+    mask = np.zeros(M.shape[0], dtype=bool)
     stack = list(targets)
     mask[stack] = True
-    parents = (M == ARROW) & (M.T == TAIL)  # parents[u, v]: u -> v
     while stack:
-        v = stack.pop()
-        for u in np.flatnonzero(parents[:, v] & ~mask).tolist():
-            mask[u] = True
-            stack.append(u)
+        for u in parents[stack.pop()]:
+            if not mask[u]:
+                mask[u] = True
+                stack.append(u)
     return mask
 
 
-def _m_connected(M: np.ndarray, x: set, y: set, z: set) -> bool:
+def _m_connected(M: np.ndarray, x: set, y: set, z: set, nbrs=None, parents=None) -> bool:
     """Whether some node of ``x`` and some node of ``y`` are m-connected given ``z``.
 
     A reachability search over (node, arrived with an arrowhead at it) states: a node on the
     way is a collider when both its edges have arrowheads at it; a collider passes when it is
-    an ancestor of ``z``, a non-collider when it is not in ``z``.
+    an ancestor of ``z``, a non-collider when it is not in ``z``. ``nbrs`` and ``parents``
+    (:func:`_neighbours` and :func:`_parents` of ``M``) spare callers that ask many times.
     """
     in_z = np.zeros(M.shape[0], dtype=bool)
     in_z[list(z)] = True
-    anc_z = _ancestors_of(M, z) if z else in_z
-    nbrs = [np.flatnonzero(row).tolist() for row in M]
+    anc_z = _ancestors_of(M, z, parents) if z else in_z
+    nbrs = _neighbours(M) if nbrs is None else nbrs
     seen = set()
     stack = []
     for s in x:
@@ -152,9 +165,10 @@ def _mag_of(D: np.ndarray, observed: np.ndarray) -> np.ndarray:
     q = len(observed)
     is_obs = np.zeros(D.shape[0], dtype=bool)
     is_obs[observed] = True
+    parents, nbrs = _parents(D), _neighbours(D)
     anc = np.zeros((D.shape[0], D.shape[0]), dtype=bool)  # anc[u, v]: u is an ancestor of v
     for v in observed.tolist():
-        anc[:, v] = _ancestors_of(D, [v])
+        anc[:, v] = _ancestors_of(D, [v], parents)
     M = np.zeros((q, q), dtype=np.int8)
     for i in range(q):
         a = int(observed[i])
@@ -165,7 +179,7 @@ def _mag_of(D: np.ndarray, observed: np.ndarray) -> np.ndarray:
                 # the pair are the one set to try (Richardson & Spirtes 2002, section 4.2)
                 cond = np.flatnonzero((anc[:, a] | anc[:, b]) & is_obs).tolist()
                 cond = set(cond) - {a, b}
-                if not _m_connected(D, {a}, {b}, cond):
+                if not _m_connected(D, {a}, {b}, cond, nbrs, parents):
                     continue
             M[i, j] = TAIL if anc[b, a] else ARROW
             M[j, i] = TAIL if anc[a, b] else ARROW
@@ -299,8 +313,9 @@ def _is_ancestral(M: np.ndarray) -> bool:
     """
     if (M == CIRCLE).any() or np.any((M == TAIL) & (M.T == TAIL)):
         return False
+    parents = _parents(M)
     for b in range(M.shape[0]):
-        ancestors = _ancestors_of(M, [b])
+        ancestors = _ancestors_of(M, [b], parents)
         ancestors[b] = False
         if np.any(ancestors & (M[b] == ARROW)):
             return False

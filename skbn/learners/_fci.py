@@ -20,27 +20,33 @@ from skbn.utils._param_validation import Interval
 __all__ = ["FCI"]
 
 
-def _possible_ancestors(M: np.ndarray, targets) -> np.ndarray:
+def _possibly_into(M: np.ndarray) -> list[set]:
+    """For each node ``w``, the nodes ``u`` whose edge ``u - w`` could point into ``w``.
+
+    That is, no arrowhead at ``u`` and no tail at ``w``.
+    """
+    towards = (M != 0) & (M.T != ARROW) & (M != TAIL)  # towards[u, w]
+    return [set(np.flatnonzero(column).tolist()) for column in towards.T]
+
+
+def _possible_ancestors(into: list, targets) -> np.ndarray:
     """Mask of the nodes that could be ancestors of ``targets`` (themselves included).
 
-    Those with a potentially directed path into them: no arrowhead pointing back along it,
-    no tail ahead.
+    Those with a potentially directed path into them (``into`` is :func:`_possibly_into`).
     """
-    mask = np.zeros(M.shape[0], dtype=bool)
+    mask = np.zeros(len(into), dtype=bool)
     stack = list(targets)
     mask[stack] = True
-    # u - w could point from u to w: no arrowhead at u, no tail at w
-    towards = (M != 0) & (M.T != ARROW) & (M != TAIL)  # towards[u, w]
     while stack:
-        w = stack.pop()
-        for u in np.flatnonzero(towards[:, w] & ~mask).tolist():
-            mask[u] = True
-            stack.append(u)
+        for u in into[stack.pop()]:
+            if not mask[u]:
+                mask[u] = True
+                stack.append(u)
     return mask
 
 
 def _possible_dsep(
-    M: np.ndarray, marks: list, nbrs: list, x: int, y: int, max_length: int
+    marks: list, nbrs: list, into: list, x: int, y: int, max_length: int
 ) -> list[int]:
     """Possible-D-Sep(x, y), restricted to the possible ancestors of ``x`` and ``y``.
 
@@ -50,8 +56,9 @@ def _possible_dsep(
     A breadth-first search over edges (the previous node and the current one), so each
     (edge, direction) is visited once; ``max_length`` bounds the path length in edges (-1
     for none). The ancestor restriction keeps the stage sound (a separating set of ``x`` and
-    ``y`` can be drawn from their ancestors) and its sets small. ``marks`` and ``nbrs`` are
-    ``M`` as nested lists and its neighbour lists, what the inner loop reads.
+    ``y`` can be drawn from their ancestors) and its sets small. ``marks``, ``nbrs`` and
+    ``into`` are the endpoint matrix as nested lists, its neighbour lists and
+    :func:`_possibly_into`, kept up to date by the caller as edges go.
     """
     found = set()
     queue = deque()
@@ -74,7 +81,7 @@ def _possible_dsep(
                 seen.add((b, c))
                 found.add(c)
                 queue.append((b, c, length + 1))
-    ancestors = _possible_ancestors(M, [x, y])
+    ancestors = _possible_ancestors(into, [x, y])
     return sorted(v for v in found if ancestors[v])
 
 
@@ -241,6 +248,7 @@ class FCI(PCStable):
         p = adj.shape[0]
         nbrs = [np.flatnonzero(adj[v]).tolist() for v in range(p)]
         marks = M.tolist()
+        into = _possibly_into(M)
         # pairs in name order (the columns are in name order); each pair's sets are drawn
         # from the graph as the earlier removals of this stage left it
         for x in range(p):
@@ -252,7 +260,7 @@ class FCI(PCStable):
                         bound,
                         x,
                         y,
-                        _possible_dsep(M, marks, nbrs, a, b, max_length),
+                        _possible_dsep(marks, nbrs, into, a, b, max_length),
                         adj[x],
                         adj[y],
                     )
@@ -262,6 +270,8 @@ class FCI(PCStable):
                     adj[x, y] = adj[y, x] = False
                     M[x, y] = M[y, x] = 0
                     marks[x][y] = marks[y][x] = 0
+                    into[x].discard(y)
+                    into[y].discard(x)
                     nbrs[x].remove(y)
                     nbrs[y].remove(x)
                     sepsets.setdefault(frozenset((x, y)), []).append(cond)

@@ -15,7 +15,14 @@ import numpy as np
 
 from skbn.graph._pag import ARROW, CIRCLE, TAIL, endpoint_matrix, is_marked
 
-__all__ = ["MARKS", "aligned_marks", "is_marked_pair", "mark_counts", "pair_differences"]
+__all__ = [
+    "MARKS",
+    "aligned_marks",
+    "is_marked_pair",
+    "mark_counts",
+    "pair_differences",
+    "refuse_other_nodes",
+]
 
 #: The marks a PAG's edge ends carry, by the names the metrics take.
 MARKS = {"arrow": ARROW, "tail": TAIL, "circle": CIRCLE}
@@ -35,20 +42,24 @@ def is_marked_pair(truth, learned) -> bool:
     return marked[0]
 
 
+def refuse_other_nodes(nodes: list, graph: nx.Graph, which: str) -> None:
+    """Refuse a networkx graph whose node set is not ``nodes``, naming the differences."""
+    if len(graph) != len(nodes) or set(graph.nodes) != set(nodes):
+        extra = sorted(map(str, set(graph.nodes) - set(nodes)))[:8]
+        lacking = sorted(map(str, set(nodes) - set(graph.nodes)))[:8]
+        raise ValueError(
+            "The two graphs have different node sets"
+            + (f"; only in the {which} graph: {extra}" if extra else "")
+            + (f"; missing from the {which} graph: {lacking}" if lacking else "")
+            + ". Compare graphs over the same variables."
+        )
+
+
 def aligned_marks(truth, learned) -> tuple[np.ndarray, np.ndarray, list]:
     """Endpoint matrices of two PAGs over the truth's node order."""
     T, nodes = endpoint_matrix(truth)
-    if isinstance(learned, nx.Graph) and (
-        len(learned) != len(nodes) or set(learned.nodes) != set(nodes)
-    ):
-        extra = sorted(map(str, set(learned.nodes) - set(nodes)))[:8]
-        lacking = sorted(map(str, set(nodes) - set(learned.nodes)))[:8]
-        raise ValueError(
-            "The two graphs have different node sets"
-            + (f"; only in the learned graph: {extra}" if extra else "")
-            + (f"; missing from the learned graph: {lacking}" if lacking else "")
-            + ". Compare graphs over the same variables."
-        )
+    if isinstance(learned, nx.Graph):
+        refuse_other_nodes(nodes, learned, "learned")
     L, _ = endpoint_matrix(learned, nodes if isinstance(learned, nx.Graph) else None)
     if L.shape != T.shape:
         raise ValueError(

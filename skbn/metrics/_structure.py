@@ -38,7 +38,13 @@ from skbn.graph._array import arcs_of, dag_to_cpdag_array, pair_types, topologic
 from skbn.graph._convert import _has_undirected, as_adjacency
 from skbn.graph._pag import is_marked
 from skbn.graph._partial import PartialGraph
-from skbn.metrics._pag import aligned_marks, is_marked_pair, mark_counts, pair_differences
+from skbn.metrics._pag import (
+    aligned_marks,
+    is_marked_pair,
+    mark_counts,
+    pair_differences,
+    refuse_other_nodes,
+)
 
 __all__ = [
     "shd",
@@ -87,15 +93,7 @@ def _align_to(nodes: list, graph, which: str, *, sparse: bool = False):
                 f"The {which} graph has {A.shape[0]} nodes but the other graph has {len(nodes)}."
             )
         return A
-    if len(graph) != len(nodes) or set(graph.nodes) != set(nodes):
-        extra = sorted(map(str, set(graph.nodes) - set(nodes)))[:8]
-        lacking = sorted(map(str, set(nodes) - set(graph.nodes)))[:8]
-        raise ValueError(
-            "The two graphs have different node sets"
-            + (f"; only in the {which} graph: {extra}" if extra else "")
-            + (f"; missing from the {which} graph: {lacking}" if lacking else "")
-            + ". Compare graphs over the same variables."
-        )
+    refuse_other_nodes(nodes, graph, which)
     A, _ = as_adjacency(graph, nodes, sparse=sparse)
     return A
 
