@@ -239,7 +239,7 @@ def _pag_of_mag(M: np.ndarray) -> np.ndarray:
         return M[a, b] == ARROW and M[c, b] == ARROW
 
     orient_unshielded_colliders(P, collider3)
-    apply_rules(P, lambda theta, a, b, c: collider3(a, b, c))
+    apply_rules(P, lambda theta, a, b, c, path: collider3(a, b, c))
     return P
 
 

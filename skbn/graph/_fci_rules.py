@@ -24,9 +24,11 @@ from skbn.graph._pag import ARROW, CIRCLE, TAIL
 
 __all__ = ["orient_unshielded_colliders", "apply_rules"]
 
-#: ``collider(theta, alpha, beta, gamma)``: is ``beta`` a collider on ``<alpha, beta, gamma>``
-#: at the end of a discriminating path from ``theta``?
-ColliderOracle = Callable[[int, int, int, int], bool]
+#: ``collider(theta, alpha, beta, gamma, path)``: is ``beta`` a collider on
+#: ``<alpha, beta, gamma>`` at the end of a discriminating path from ``theta``? ``path`` holds
+#: the path's nodes strictly between ``theta`` and ``beta`` (``alpha`` last). True, False, or
+#: None to leave the triple as it is (nothing can decide it).
+ColliderOracle = Callable[[int, int, int, int, tuple], "bool | None"]
 
 
 def _neighbours(M: np.ndarray) -> list[np.ndarray]:
@@ -110,13 +112,15 @@ def _rule3(M, adjacent, nbrs) -> bool:
     return changed
 
 
-def _discriminating_start(M, adjacent, nbrs, alpha, beta, gamma, max_length) -> int:
-    """The first node of a discriminating path ``<theta, ..., alpha, beta, gamma>``, or -1.
+def _discriminating_start(M, adjacent, nbrs, alpha, beta, gamma, max_length) -> tuple[int, tuple]:
+    """The first node of a discriminating path ``<theta, ..., alpha, beta, gamma>``.
 
-    Breadth first, so the path found is a shortest one.
+    Returns ``(theta, path)``, ``path`` the nodes between ``theta`` and ``beta`` in path order,
+    or ``(-1, ())``. Breadth first, so the path found is a shortest one.
     """
     # every node between theta and beta is a collider on the path and a parent of gamma
     seen = {alpha, beta, gamma}
+    towards_beta = {alpha: -1}  # the next node on the path towards beta
     queue = deque([(alpha, 3)])  # (node, edges in the path from it to gamma)
     while queue:
         e, length = queue.popleft()
@@ -126,14 +130,19 @@ def _discriminating_start(M, adjacent, nbrs, alpha, beta, gamma, max_length) -> 
             if max_length >= 0 and length + 1 > max_length:
                 continue
             if not adjacent[f, gamma]:
-                return f
+                path = []
+                while e >= 0:
+                    path.append(e)
+                    e = towards_beta[e]
+                return f, tuple(path)
             # f extends the path when it is a collider on it (an arrow at f from e) and a
             # parent of gamma; it may be reached again from another e, so only a node put
             # on the queue is closed
             if _directed(M, f, gamma) and M[e, f] == ARROW:
                 seen.add(f)
+                towards_beta[f] = e
                 queue.append((f, length + 1))
-    return -1
+    return -1, ()
 
 
 def _rule4(M, adjacent, nbrs, collider: ColliderOracle, max_length: int) -> bool:
@@ -147,10 +156,15 @@ def _rule4(M, adjacent, nbrs, collider: ColliderOracle, max_length: int) -> bool
                     break
                 if M[beta, alpha] != ARROW or not _directed(M, alpha, gamma):
                     continue
-                theta = _discriminating_start(M, adjacent, nbrs, alpha, beta, gamma, max_length)
+                theta, path = _discriminating_start(
+                    M, adjacent, nbrs, alpha, beta, gamma, max_length
+                )
                 if theta < 0:
                     continue
-                if collider(theta, alpha, beta, gamma):
+                decided = collider(theta, alpha, beta, gamma, path)
+                if decided is None:
+                    continue
+                if decided:
                     M[alpha, beta] = M[beta, alpha] = ARROW
                     M[gamma, beta] = M[beta, gamma] = ARROW
                 else:
@@ -269,7 +283,7 @@ def apply_rules(
     M : ndarray of shape (p, p), int8
         Endpoint matrix after the colliders are oriented; changed in place and returned.
     collider : callable
-        ``collider(theta, alpha, beta, gamma)`` decides R4.
+        ``collider(theta, alpha, beta, gamma, path)`` decides R4 (see ``ColliderOracle``).
     complete : bool, default=True
         Also apply R8-R10 (Zhang's arrow- and tail-complete rules).
     max_path_length : int, default=-1

@@ -85,6 +85,21 @@ def _possible_dsep(
     return sorted(v for v in found if ancestors[v])
 
 
+def _marks_with_knowledge(adj: np.ndarray, collider, forbidden, required) -> np.ndarray:
+    """Circles on the skeleton, R0 by ``collider(a, b, c)``, then the background knowledge.
+
+    A forbidden arc ``u -> v`` (``u`` does not cause ``v``) puts an arrowhead at ``u``; a
+    required arc ``u -> v`` makes ``u --> v``.
+    """
+    M = np.where(adj, CIRCLE, 0).astype(np.int8)
+    orient_unshielded_colliders(M, collider)
+    for u, v in zip(*np.nonzero(adj & forbidden & ~forbidden.T)):
+        M[v, u] = ARROW
+    for u, v in zip(*np.nonzero(required & adj)):
+        M[u, v], M[v, u] = ARROW, TAIL
+    return M
+
+
 class FCI(PCStable):
     """FCI: a partial ancestral graph (PAG) when hidden common causes may exist.
 
@@ -219,27 +234,19 @@ class FCI(PCStable):
             Always; :func:`skbn.graph.pag_to_mag` gives a MAG of the class.
         """
         raise AttributeError(
-            "FCI learns a PAG, a class of causal structures with hidden variables, not one "
-            "network; skbn.graph.pag_to_mag gives a MAG of the class."
+            f"{type(self).__name__} learns a PAG, a class of causal structures with hidden "
+            "variables, not one network; skbn.graph.pag_to_mag gives a MAG of the class."
         )
 
     # the columns arrive in name order (_runs_in_name_order): positions are the tie order
 
     def _colliders(self, adj: np.ndarray, sepsets: dict, forbidden, required) -> np.ndarray:
         """Circles on the skeleton, R0 from the separating sets, then the knowledge."""
-        M = np.where(adj, CIRCLE, 0).astype(np.int8)
 
         def collider(a, b, c):
             return all(b not in sep for sep in sepsets.get(frozenset((a, c)), ()))
 
-        orient_unshielded_colliders(M, collider)
-        # knowledge: u -> v forbidden (u does not cause v) puts an arrowhead at u;
-        # u -> v required makes u --> v
-        for u, v in zip(*np.nonzero(adj & forbidden & ~forbidden.T)):
-            M[v, u] = ARROW
-        for u, v in zip(*np.nonzero(required & adj)):
-            M[u, v], M[v, u] = ARROW, TAIL
-        return M
+        return _marks_with_knowledge(adj, collider, forbidden, required)
 
     def _possible_dsep_stage(self, bound, adj, sepsets, M, required) -> int:
         max_length = -1 if self.max_path_length is None else self.max_path_length
@@ -310,7 +317,7 @@ class FCI(PCStable):
                 print(f"FCI possible-d-sep: {self.n_removed_possible_dsep_} edges removed")
             M = self._colliders(adj, sepsets, forbidden, required)
 
-        def collider(theta, alpha, beta, gamma):
+        def collider(theta, alpha, beta, gamma, path):
             return all(beta not in sep for sep in sepsets.get(frozenset((theta, gamma)), ()))
 
         max_length = -1 if self.max_path_length is None else self.max_path_length

@@ -227,11 +227,17 @@ class PCStable(BaseStructureLearner):
     def _prepare(self, data, constraints):
         return constraints.forbidden, constraints.required
 
-    def _skeleton(self, data, forbidden, required):
+    def _skeleton(self, data, forbidden, required, start=None):
+        """PC-Stable's levels of tests, from the complete graph or ``start``'s adjacencies.
+
+        Returns ``(adj, sepsets, rank, levels)``.
+        """
         bound = self._resolved_test(data).bind(data)
         p = data.n_features
         rank = name_rank(data.names)
         adj = ~(forbidden & forbidden.T)
+        if start is not None:
+            adj &= start | required | required.T
         np.fill_diagonal(adj, False)
         keep = required | required.T
         sepsets: dict = {}
