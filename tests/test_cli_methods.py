@@ -233,10 +233,11 @@ def test_a_state_named_none_stays_a_state_unless_named_as_missing(tmp_path, caps
     assert "read as missing" not in capsys.readouterr().err
 
 
-def test_learn_with_fci_writes_the_pag_the_library_learns(tmp_path, capsys):
+@pytest.mark.parametrize("name", ["fci", "boss-fci"])
+def test_learn_with_fci_writes_the_pag_the_library_learns(name, tmp_path, capsys):
     from skbn.datasets import load_network
     from skbn.graph import endpoint_matrix, marked_edges
-    from skbn.learners import FCI
+    from skbn.learners import get_learner
 
     out, picture = tmp_path / "pag.json", tmp_path / "pag.png"
     argv = ["learn", "--network", "asia", "-n", "3000", "--random-state", "0"]
@@ -244,7 +245,7 @@ def test_learn_with_fci_writes_the_pag_the_library_learns(tmp_path, capsys):
         [
             *argv,
             "--learner",
-            "fci",
+            name,
             "--alpha",
             "0.01",
             "--out",
@@ -257,7 +258,10 @@ def test_learn_with_fci_writes_the_pag_the_library_learns(tmp_path, capsys):
     )
     written = read_graph(out)
     X = load_network("asia").sample(3000, random_state=0)
-    expected = FCI(alpha=0.01).fit(X).graph_
+    learner = get_learner(name, alpha=0.01)
+    if "random_state" in learner.get_params():
+        learner.set_params(random_state=0)
+    expected = learner.fit(X).graph_
     nodes = list(expected.nodes)
     assert written.graph["kind"] == "pag"
     assert (endpoint_matrix(written, nodes)[0] == endpoint_matrix(expected)[0]).all()
@@ -266,8 +270,8 @@ def test_learn_with_fci_writes_the_pag_the_library_learns(tmp_path, capsys):
     assert set(marked_edges(expected)) <= listed
     assert picture.stat().st_size > 0
     # a network file and the DAG-only commands refuse a PAG learner before any work
-    assert main([*argv, "--learner", "fci", "--out", str(tmp_path / "x.bif")]) == 2
+    assert main([*argv, "--learner", name, "--out", str(tmp_path / "x.bif")]) == 2
     assert "learns a PAG" in capsys.readouterr().err
-    assert main(["bootstrap", "--network", "asia", "-n", "300", "--learner", "fci"]) == 2
+    assert main(["bootstrap", "--network", "asia", "-n", "300", "--learner", name]) == 2
     assert "learns a PAG" in capsys.readouterr().err
     assert not (tmp_path / "x.bif").exists()

@@ -8,7 +8,8 @@ decomposable score from :mod:`skbn.scores`;
 Every learner also fits the network's parameters, so ``score_samples``/``score`` give
 held-out log-likelihoods for scikit-learn's model selection tools.
 
-Hidden common causes: ``FCI`` returns a partial ancestral graph (PAG, ``kind="pag"``),
+Hidden common causes: ``FCI`` (tests), and ``BOSSFCI``, ``GRaSPFCI`` and ``GFCI`` (a score
+search's graph corrected by tests) return a partial ancestral graph (PAG, ``kind="pag"``),
 whose edge marks say which arcs a latent confounder may explain.
 
 Constraint-based learners (``PCStable``) build a skeleton from conditional-independence tests
@@ -27,7 +28,8 @@ naive Bayes classifier (:class:`skbn.classification.BayesianNetworkClassifier`).
 ``default_learner(n_features)`` is the learner skbn uses when none is named (the command
 line's ``--learner auto``), chosen by measurement over the bundled networks.
 ``get_learner(name, **params)`` builds a learner from its short name (the command line's
-``--learner``: ``hc``, ``tabu``, ``fges``, ``boss``, ``grasp``, ``pc``, ``fci``, ``mmhc``,
+``--learner``: ``hc``, ``tabu``, ``fges``, ``boss``, ``grasp``, ``pc``, ``fci``, ``gfci``,
+``boss-fci``, ``grasp-fci``, ``mmhc``,
 ``exact``, ``mcmc``), or ``"auto"``.
 """
 
@@ -42,15 +44,19 @@ from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
 from skbn.learners._registry import default_learner, get_learner, learners_taking
+from skbn.learners._score_fci import BOSSFCI, GFCI, GRaSPFCI
 from skbn.learners._structural_em import StructuralEM
 from skbn.learners._tabu import TabuSearch
 from skbn.learners._trees import TAN, ChowLiu
 
 __all__ = [
     "BOSS",
+    "BOSSFCI",
     "FCI",
     "FGES",
+    "GFCI",
     "GRaSP",
+    "GRaSPFCI",
     "HITONMB",
     "HITONPC",
     "IAMB",
