@@ -233,7 +233,7 @@ def test_a_state_named_none_stays_a_state_unless_named_as_missing(tmp_path, caps
     assert "read as missing" not in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("name", ["fci", "boss-fci"])
+@pytest.mark.parametrize("name", ["fci", "rfci", "boss-fci"])
 def test_learn_with_fci_writes_the_pag_the_library_learns(name, tmp_path, capsys):
     from skbn.datasets import load_network
     from skbn.graph import endpoint_matrix, marked_edges

@@ -8,9 +8,9 @@ decomposable score from :mod:`skbn.scores`;
 Every learner also fits the network's parameters, so ``score_samples``/``score`` give
 held-out log-likelihoods for scikit-learn's model selection tools.
 
-Hidden common causes: ``FCI`` (tests), and ``BOSSFCI``, ``GRaSPFCI`` and ``GFCI`` (a score
-search's graph corrected by tests) return a partial ancestral graph (PAG, ``kind="pag"``),
-whose edge marks say which arcs a latent confounder may explain.
+Hidden common causes: ``FCI`` and ``RFCI`` (tests), and ``BOSSFCI``, ``GRaSPFCI`` and
+``GFCI`` (a score search's graph corrected by tests) return a partial ancestral graph
+(PAG, ``kind="pag"``), whose edge marks say which arcs a latent confounder may explain.
 
 Constraint-based learners (``PCStable``) build a skeleton from conditional-independence tests
 in :mod:`skbn.ci_tests` and orient it with colliders and Meek's rules; the hybrid ``MMHC``
@@ -28,7 +28,7 @@ naive Bayes classifier (:class:`skbn.classification.BayesianNetworkClassifier`).
 ``default_learner(n_features)`` is the learner skbn uses when none is named (the command
 line's ``--learner auto``), chosen by measurement over the bundled networks.
 ``get_learner(name, **params)`` builds a learner from its short name (the command line's
-``--learner``: ``hc``, ``tabu``, ``fges``, ``boss``, ``grasp``, ``pc``, ``fci``, ``gfci``,
+``--learner``: ``hc``, ``tabu``, ``fges``, ``boss``, ``grasp``, ``pc``, ``fci``, ``rfci``, ``gfci``,
 ``boss-fci``, ``grasp-fci``, ``mmhc``,
 ``exact``, ``mcmc``), or ``"auto"``.
 """
@@ -44,6 +44,7 @@ from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
 from skbn.learners._registry import default_learner, get_learner, learners_taking
+from skbn.learners._rfci import RFCI
 from skbn.learners._score_fci import BOSSFCI, GFCI, GRaSPFCI
 from skbn.learners._structural_em import StructuralEM
 from skbn.learners._tabu import TabuSearch
@@ -61,6 +62,7 @@ __all__ = [
     "HITONPC",
     "IAMB",
     "MMHC",
+    "RFCI",
     "TAN",
     "ChowLiu",
     "ExactSearch",

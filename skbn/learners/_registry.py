@@ -12,6 +12,7 @@ from skbn.learners._hill_climb import HillClimb
 from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
+from skbn.learners._rfci import RFCI
 from skbn.learners._score_fci import BOSSFCI, GFCI, GRaSPFCI
 from skbn.learners._tabu import TabuSearch
 
@@ -36,6 +37,7 @@ LEARNERS = {
     "grasp": GRaSP,
     "pc": PCStable,
     "fci": FCI,
+    "rfci": RFCI,
     "gfci": GFCI,
     "boss-fci": BOSSFCI,
     "grasp-fci": GRaSPFCI,
