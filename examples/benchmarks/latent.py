@@ -4,7 +4,8 @@
 Linear-Gaussian Erdos-Renyi DAGs (``skbn.datasets``, average degree 4), 10% of the variables
 hidden (drawn among those with two or more children, as latent confounders are),
 ``n`` standardised rows of the rest; Fisher-z at ``alpha`` = 0.01 and the complete rules in
-every library. FCI: no depth limit, the Possible-D-Sep stage. The score-guided members
+every library. FCI: no depth limit, the Possible-D-Sep stage; RFCI: no depth limit. The
+score-guided members
 (BOSS-FCI, GRaSP-FCI, GFCI): the linear-Gaussian BIC with penalty discount 2 (Tetrad's
 ``SemBicScore``), one start, BOSS without BES (Tetrad's default), GRaSP with tuck depth 3.
 The truth is ``skbn.graph.dag_to_pag`` of the full DAG; every learned PAG is scored against it with
@@ -42,7 +43,7 @@ from examples.benchmarks._results import (
 from skbn.datasets import make_erdos_renyi_dag, make_linear_gaussian
 from skbn.graph import dag_to_pag, endpoint_matrix, from_endpoint_matrix
 from skbn.graph._pag import parse_marked_edges
-from skbn.learners import BOSSFCI, FCI, GFCI, GRaSPFCI
+from skbn.learners import BOSSFCI, FCI, GFCI, RFCI, GRaSPFCI
 from skbn.metrics import structure_report
 
 STUDY = "latent"
@@ -96,7 +97,8 @@ def _tetrad_runner(build):
         graph, seconds = None, None
         for _ in range(2):  # the second run is timed: the JVM has compiled the search
             search = build(data, alpha)
-            search.setCompleteRuleSetUsed(True)
+            if hasattr(search, "setCompleteRuleSetUsed"):  # Rfci always uses them
+                search.setCompleteRuleSetUsed(True)
             search.setMaxDiscriminatingPathLength(-1)
             search.setVerbose(False)
             start = time.perf_counter()
@@ -118,6 +120,15 @@ def _tetrad_fci(data, alpha):
     search.setStable(True)
     search.setDepth(-1)
     search.setDoPossibleDsep(True)
+    return search
+
+
+def _tetrad_rfci(data, alpha):
+    from edu.cmu.tetrad.search import Rfci
+    from edu.cmu.tetrad.search.test import IndTestFisherZ
+
+    search = Rfci(IndTestFisherZ(data, alpha))
+    search.setDepth(-1)
     return search
 
 
@@ -177,6 +188,8 @@ LIBRARIES = {
     "skbn FCI(alpha=0.01)": (_skbn_runner(lambda a: FCI(alpha=a)), None, "FCI"),
     "Tetrad 7.6.8 Fci (stable, fisher-z 0.01; warm)": (_tetrad_runner(_tetrad_fci), "jpype", "FCI"),
     "causal-learn 0.1.4.8 fci(fisherz, 0.01)": (run_causallearn, "causallearn", "FCI"),
+    "skbn RFCI(alpha=0.01)": (_skbn_runner(lambda a: RFCI(alpha=a)), None, "RFCI"),
+    "Tetrad 7.6.8 Rfci (fisher-z 0.01; warm)": (_tetrad_runner(_tetrad_rfci), "jpype", "RFCI"),
     "skbn BOSSFCI(alpha=0.01, penalty_discount=2, use_bes=False, random_state=0)": (
         _skbn_runner(
             lambda a: BOSSFCI(alpha=a, penalty_discount=PENALTY, use_bes=False, random_state=0)
@@ -288,7 +301,9 @@ def report(_args) -> None:
         "Linear-Gaussian Erdos-Renyi DAGs of `p` variables (average degree 4), 10% of them "
         "hidden (chosen among those with two or more children), n = 1,000 standardised rows "
         "of the others; Fisher-z at alpha 0.01 and Zhang's complete rules in every library. "
-        "FCI: no depth limit and the Possible-D-Sep stage. The score-guided members: the "
+        "FCI: no depth limit and the Possible-D-Sep stage; RFCI: no depth limit (Tetrad's "
+        "`Rfci` decides discriminating paths with its test-based R4, skbn with the paper's "
+        "Algorithm 4.5). The score-guided members: the "
         f"linear-Gaussian BIC with penalty discount {PENALTY:g} (Tetrad's `SemBicScore`), "
         "one start; each row's label is the exact configuration that ran. Truth: "
         "`skbn.graph.dag_to_pag`. Each cell is the mean over the seeds, with the standard "
@@ -303,7 +318,7 @@ def report(_args) -> None:
             return "n/a"
         return f"{values.mean():.2f} ({values.std(ddof=1) if len(values) > 1 else 0:.2f})"
 
-    for method in ["FCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"]:
+    for method in ["FCI", "RFCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"]:
         of_method = rows[rows["method"] == method]
         if of_method.empty:
             continue
@@ -399,7 +414,10 @@ def main() -> None:
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--causallearn-max-p", type=int, default=50)
     parser.add_argument(
-        "--methods", nargs="+", choices=["FCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"], default=None
+        "--methods",
+        nargs="+",
+        choices=["FCI", "RFCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"],
+        default=None,
     )
     parser.add_argument("--report", action="store_true")
     args = parser.parse_args()
