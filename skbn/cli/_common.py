@@ -327,8 +327,8 @@ def save_figure(ax, path) -> None:
 GRAPH_FORMATS = ("json", "graphml", "dot")
 NETWORK_FORMATS = ("bif", "net", "xdsl")  # the keys of skbn.io.NETWORK_FORMATS (tested)
 OUT_HELP = (
-    "write the result: a graph (.json, .graphml, .dot) or, with its parameters fitted on the "
-    "data, a network (.bif, .bif.gz, .net, .xdsl)"
+    "write the result: a graph (.json, .graphml, .dot, .txt for Tetrad) or, with its "
+    "parameters fitted on the data, a network (.bif, .bif.gz, .net, .xdsl)"
 )
 
 
@@ -402,7 +402,7 @@ def read_graph_arg(text: str, what: str):
     if fmt is None:
         raise ValueError(
             f"{what} {text!r}: cannot tell the format from the suffix; use a graph file "
-            "(.json, .graphml) or a network file (.bif, .net, .xdsl)."
+            "(.json, .graphml, .txt from Tetrad) or a network file (.bif, .net, .xdsl)."
         )
     if fmt in NETWORK_FORMATS:
         from skbn.io import read_network

@@ -21,6 +21,12 @@ each end of an edge, held in networkx as both arcs, each with the ``mark`` at it
 :func:`dag_to_pag` give the truth over the measured variables of a DAG with latents,
 :func:`mag_to_pag` the PAG of a MAG's class, :func:`pag_to_mag` a MAG in a PAG's class, and
 :func:`is_m_separated` decides m-separation (d-separation in a DAG).
+
+Other libraries: :func:`to_causallearn` / :func:`from_causallearn` convert any of these
+kinds to and from causal-learn's ``GeneralGraph``, :func:`to_tetrad` / :func:`from_tetrad`
+to and from Tetrad's graphs (through a running JVM); :func:`write_graph` and
+:func:`read_graph` also take Tetrad's text format (``.txt``), which
+:func:`to_tetrad_text` and :func:`parse_tetrad_text` give as a string.
 """
 
 from skbn.graph._ancestral import (
@@ -50,6 +56,7 @@ from skbn.graph._dag import (
     undirected_edges,
     v_structures,
 )
+from skbn.graph._foreign import from_causallearn, from_tetrad, to_causallearn, to_tetrad
 from skbn.graph._io import graph_format, read_graph, to_dot, write_graph
 from skbn.graph._learned import LearnedGraph
 from skbn.graph._pag import (
@@ -62,6 +69,7 @@ from skbn.graph._pag import (
     marked_edges,
 )
 from skbn.graph._partial import PartialGraph
+from skbn.graph._tetrad_text import parse_tetrad_text, to_tetrad_text
 
 __all__ = [
     "ARROW",
@@ -69,6 +77,7 @@ __all__ = [
     "TAIL",
     "NoExtensionError",
     "PartialGraph",
+    "LearnedGraph",
     "as_adjacency",
     "dag_to_cpdag",
     "dag_to_mag",
@@ -76,27 +85,32 @@ __all__ = [
     "directed_edges",
     "endpoint_matrix",
     "from_adjacency",
+    "from_causallearn",
     "from_endpoint_matrix",
+    "from_tetrad",
     "graph_format",
-    "LearnedGraph",
     "is_ancestral",
     "is_cpdag",
     "is_dag",
     "is_m_separated",
     "is_marked",
     "mag_to_pag",
-    "markov_blanket",
     "marked_edges",
+    "markov_blanket",
     "meek_orient",
     "pag_to_mag",
+    "parse_tetrad_text",
     "pdag_to_dag",
     "plot_graph",
     "read_graph",
     "skeleton",
     "to_adjacency",
+    "to_causallearn",
     "to_cpdag",
     "to_dag",
     "to_dot",
+    "to_tetrad",
+    "to_tetrad_text",
     "topological_order",
     "undirected_edges",
     "v_structures",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Reading and writing graphs: GraphML and JSON (node-link) through networkx, DOT text."""
+"""Reading and writing graphs: GraphML, JSON (node-link), DOT and Tetrad's text format."""
 
 from __future__ import annotations
 
@@ -19,10 +19,17 @@ from skbn.graph._pag import (
     from_endpoint_matrix,
     is_marked,
 )
+from skbn.graph._tetrad_text import parse_tetrad_text, to_tetrad_text
 
 __all__ = ["graph_format", "read_graph", "write_graph", "to_dot"]
 
-_FORMATS = {".graphml": "graphml", ".json": "json", ".dot": "dot", ".gv": "dot"}
+_FORMATS = {
+    ".graphml": "graphml",
+    ".json": "json",
+    ".dot": "dot",
+    ".gv": "dot",
+    ".txt": "tetrad",
+}
 
 
 def graph_format(path: str | os.PathLike, format: str | None = None) -> str:
@@ -31,8 +38,8 @@ def graph_format(path: str | os.PathLike, format: str | None = None) -> str:
     Parameters
     ----------
     path : str or path-like
-        ``.graphml``, ``.json``, ``.dot`` or ``.gv``.
-    format : {"graphml", "json", "dot"}, optional
+        ``.graphml``, ``.json``, ``.dot`` or ``.gv``, ``.txt`` (Tetrad's text format).
+    format : {"graphml", "json", "dot", "tetrad"}, optional
         Overrides the suffix.
 
     Returns
@@ -47,15 +54,17 @@ def graph_format(path: str | os.PathLike, format: str | None = None) -> str:
     """
     path = Path(path)
     if format is not None:
-        if format not in ("graphml", "json", "dot"):
-            raise ValueError(f"format must be 'graphml', 'json' or 'dot', got {format!r}.")
+        if format not in ("graphml", "json", "dot", "tetrad"):
+            raise ValueError(
+                f"format must be 'graphml', 'json', 'dot' or 'tetrad', got {format!r}."
+            )
         return format
     try:
         return _FORMATS[path.suffix.lower()]
     except KeyError:
         raise ValueError(
             f"Cannot tell the graph format from the file name {path.name!r}; use a .graphml, "
-            ".json or .dot suffix, or pass format=."
+            ".json, .dot or .txt (Tetrad's text) suffix, or pass format=."
         ) from None
 
 
@@ -145,19 +154,21 @@ def _refuse_name_clashes(g) -> None:
 
 
 def write_graph(graph, path: str | os.PathLike, format: str | None = None) -> None:
-    """Write a graph to GraphML, JSON (networkx node-link) or DOT.
+    """Write a graph to GraphML, JSON (networkx node-link), DOT or Tetrad's text format.
 
     ``graph.graph["kind"]`` is kept in GraphML and JSON. Undirected edges are stored as two
     opposite arcs in GraphML and JSON, and once with ``dir=none`` in DOT. A PAG or MAG keeps
     each arc's ``mark`` in GraphML and JSON; DOT draws each edge once with its marks as
-    arrow shapes (``normal`` an arrowhead, ``odot`` a circle, ``none`` a tail).
+    arrow shapes (``normal`` an arrowhead, ``odot`` a circle, ``none`` a tail). Tetrad's
+    text format (``.txt``) lists each edge once with its marks, ``a --> b``, ``a --- b``,
+    ``a o-> b``, as Tetrad saves a graph; it does not record the kind.
 
     Parameters
     ----------
     graph : networkx.DiGraph or array-like of shape (p, p)
     path : str or path-like
-    format : {"graphml", "json", "dot"}, optional
-        Inferred from the suffix (.graphml, .json, .dot/.gv) when omitted.
+    format : {"graphml", "json", "dot", "tetrad"}, optional
+        Inferred from the suffix (.graphml, .json, .dot/.gv, .txt) when omitted.
 
     Examples
     --------
@@ -175,6 +186,9 @@ def write_graph(graph, path: str | os.PathLike, format: str | None = None) -> No
     if fmt == "dot":
         path.write_text(to_dot(graph) + "\n", encoding="utf-8")
         return
+    if fmt == "tetrad":
+        path.write_text(to_tetrad_text(_normalise(graph)), encoding="utf-8")
+        return
     g = _normalise(graph)
     g = nx.relabel_nodes(g, {n: str(n) for n in g.nodes}) if fmt == "graphml" else g
     if fmt == "graphml":
@@ -185,13 +199,16 @@ def write_graph(graph, path: str | os.PathLike, format: str | None = None) -> No
 
 
 def read_graph(path: str | os.PathLike, format: str | None = None) -> nx.DiGraph:
-    """Read a graph written by :func:`write_graph` (GraphML or JSON).
+    """Read a graph written by :func:`write_graph` (GraphML, JSON or Tetrad's text format).
 
     Parameters
     ----------
     path : str or path-like
-    format : {"graphml", "json"}, optional
+    format : {"graphml", "json", "tetrad"}, optional
         Inferred from the suffix when omitted. DOT is write-only (reading it needs pydot).
+        A Tetrad text file's kind is read from its marks: a circle or ``<->`` makes a PAG,
+        otherwise a DAG, CPDAG or PDAG as its edges allow (see
+        :func:`~skbn.graph.parse_tetrad_text`).
 
     Returns
     -------
@@ -213,6 +230,8 @@ def read_graph(path: str | os.PathLike, format: str | None = None) -> nx.DiGraph
         raise ValueError("Reading DOT is not supported; write GraphML or JSON to read back.")
     if not path.exists():
         raise FileNotFoundError(f"No such graph file: {str(path)!r}.")
+    if fmt == "tetrad":
+        return parse_tetrad_text(path.read_text(encoding="utf-8"))
     if fmt == "graphml":
         from xml.etree.ElementTree import ParseError
 

@@ -71,7 +71,7 @@ def format_of(path: str | os.PathLike) -> str:
 
     One rule for every reader of a path that may hold either: :func:`network_format`'s
     suffixes (``.bif``, ``.net``, ``.xdsl``, each optionally ``.gz``) and
-    :func:`skbn.graph.graph_format`'s (``.graphml``, ``.json``, ``.dot``, ``.gv``).
+    :func:`skbn.graph.graph_format`'s (``.graphml``, ``.json``, ``.dot``, ``.gv``, ``.txt``).
 
     Parameters
     ----------
@@ -81,7 +81,8 @@ def format_of(path: str | os.PathLike) -> str:
     -------
     str
         One of ``"bif"``, ``"net"``, ``"xdsl"`` (read with :func:`read_network`) or
-        ``"graphml"``, ``"json"``, ``"dot"`` (read with :func:`skbn.graph.read_graph`).
+        ``"graphml"``, ``"json"``, ``"dot"``, ``"tetrad"`` (read with
+        :func:`skbn.graph.read_graph`).
 
     Raises
     ------
@@ -103,7 +104,7 @@ def format_of(path: str | os.PathLike) -> str:
             pass
     raise ValueError(
         f"Cannot tell the format of {str(path)!r} from its suffix; use a network file (.bif, "
-        ".net, .xdsl, optionally .gz) or a graph file (.graphml, .json, .dot)."
+        ".net, .xdsl, optionally .gz) or a graph file (.graphml, .json, .dot, .txt)."
     )
 
 

@@ -29,7 +29,7 @@ def test_dot_writes_undirected_edges_once(tmp_path):
 
 def test_io_errors(tmp_path):
     with pytest.raises(ValueError, match="suffix"):
-        write_graph(nx.DiGraph(), tmp_path / "g.txt")
+        write_graph(nx.DiGraph(), tmp_path / "g.xyz")
     with pytest.raises(FileNotFoundError):
         read_graph(tmp_path / "missing.json")
     (tmp_path / "bad.json").write_text("{not json")
