@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Ensembles of structure learners.
 
-``bootstrap_edge_frequencies`` gives bootstrap arc strengths and an averaged, acyclic graph;
+``bootstrap_edge_frequencies`` gives bootstrap arc strengths and an averaged, acyclic graph
+(for a PAG learner, the frequency of each edge type and the most frequent type's PAG);
 ``BootstrapPosetLearner`` (Caravagna & Ramazzotti) learns a partial order from bootstrap
 fits and keeps the arcs that beat a permutation null; ``PEFLearner`` (Gu & Zhou) learns
 Gaussian networks with many variables by partition, estimation and fusion;
@@ -18,12 +19,15 @@ from skbn.ensemble._autosle import (
     selected_qualities,
 )
 from skbn.ensemble._bootstrap import (
+    EDGE_TYPES,
     BootstrapPosetLearner,
     EdgeFrequencies,
+    PAGEdgeFrequencies,
     bootstrap_arc_counts,
     bootstrap_edge_frequencies,
     edge_frequencies,
     edge_pvalues,
+    pag_edge_frequencies,
     permutation_arc_counts,
     poset_from_counts,
 )
@@ -32,10 +36,12 @@ from skbn.ensemble._pef import PEFLearner, partition_variables
 from skbn.ensemble._sle import PAPER_SLE, FallbackSelectedWarning, StructureLearningEnsemble
 
 __all__ = [
+    "EDGE_TYPES",
     "PAPER_SLE",
     "AutoSLEEnsemble",
     "BootstrapPosetLearner",
     "EdgeFrequencies",
+    "PAGEdgeFrequencies",
     "FallbackSelectedWarning",
     "MultipleImputation",
     "PEFLearner",
@@ -44,6 +50,7 @@ __all__ = [
     "bootstrap_edge_frequencies",
     "edge_frequencies",
     "edge_pvalues",
+    "pag_edge_frequencies",
     "members_from_study",
     "selected_qualities",
     "permutation_arc_counts",

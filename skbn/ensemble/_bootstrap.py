@@ -17,6 +17,7 @@ from skbn.data import MixedData, check_data
 from skbn.ensemble._poset import agony_poset, confidence_poset
 from skbn.graph._array import has_path, topological_sort_array
 from skbn.graph._convert import from_adjacency, to_adjacency
+from skbn.graph._pag import ARROW, CIRCLE, TAIL, from_endpoint_matrix
 from skbn.learners import HillClimb
 from skbn.model_selection._resampling import FitJob, run_fits
 from skbn.scores import BIC
@@ -26,11 +27,14 @@ from skbn.utils._random import draw_seed
 
 __all__ = [
     "BootstrapPosetLearner",
+    "EDGE_TYPES",
     "EdgeFrequencies",
+    "PAGEdgeFrequencies",
     "bootstrap_arc_counts",
     "bootstrap_edge_frequencies",
     "edge_frequencies",
     "edge_pvalues",
+    "pag_edge_frequencies",
     "permutation_arc_counts",
     "poset_from_counts",
 ]
@@ -107,6 +111,120 @@ class EdgeFrequencies:
         return from_adjacency(directed | undirected, self.nodes, kind=kind)
 
 
+#: The edge types of a PAG or MAG, as Tetrad's bootstrap counts them: the mark at the first
+#: node (in column order), a dash, the mark at the second.
+EDGE_TYPES = ("-->", "<--", "o->", "<-o", "<->", "o-o", "---", "--o", "o--")
+
+
+@dataclass
+class PAGEdgeFrequencies:
+    """Bootstrap frequencies of each PAG edge type (Tetrad's edge-type probabilities).
+
+    Made by :func:`bootstrap_edge_frequencies` for a learner that returns a PAG.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per node pair adjacent in some fit, ``u`` before ``v`` in column order:
+        ``strength`` (fraction of fits joining them) and one column per type of
+        :data:`EDGE_TYPES` (``"o->"`` is ``u o-> v``), each the fraction of all fits with
+        that edge, so the types sum to ``strength``.
+    nodes : list
+        The variables, in column order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbn.graph import ARROW, CIRCLE, TAIL
+    >>> fits = [np.array([[0, ARROW], [CIRCLE, 0]]), np.array([[0, ARROW], [TAIL, 0]])]
+    >>> freq = pag_edge_frequencies(fits, ["a", "b"])
+    >>> freq.table[["u", "v", "strength", "o->", "-->"]].values.tolist()
+    [['a', 'b', 1.0, 0.5, 0.5]]
+    """
+
+    table: pd.DataFrame
+    nodes: list
+
+    def averaged_graph(self, threshold: float = 0.5) -> nx.DiGraph:
+        """Build the PAG of the strong pairs, each with its most frequent edge type.
+
+        Ties go to the type listed first in :data:`EDGE_TYPES`. As with Tetrad's
+        highest-probability ensemble, the result is a summary of the fits and need not be
+        a PAG some MAG has.
+
+        Parameters
+        ----------
+        threshold : float, default=0.5
+            Pairs joined in at least this fraction of the fits are kept.
+
+        Returns
+        -------
+        networkx.DiGraph
+            Kind ``"pag"``.
+        """
+        index = {n: k for k, n in enumerate(self.nodes)}
+        M = np.zeros((len(self.nodes), len(self.nodes)), dtype=np.int8)
+        types = list(EDGE_TYPES)
+        for row in self.table[self.table["strength"] >= threshold].to_dict("records"):
+            mark = types[int(np.argmax([row[t] for t in types]))]
+            i, j = index[row["u"]], index[row["v"]]
+            M[j, i], M[i, j] = _FIRST[mark[0]], _SECOND[mark[2]]
+        return from_endpoint_matrix(M, self.nodes, kind="pag")
+
+
+_FIRST = {"<": ARROW, "-": TAIL, "o": CIRCLE}
+_SECOND = {">": ARROW, "-": TAIL, "o": CIRCLE}
+_SYMBOL_FIRST = {v: k for k, v in _FIRST.items()}
+_SYMBOL_SECOND = {v: k for k, v in _SECOND.items()}
+
+
+def pag_edge_frequencies(endpoint_matrices, names) -> PAGEdgeFrequencies:
+    """Edge-type frequencies over several PAGs (or MAGs) of the same variables.
+
+    Parameters
+    ----------
+    endpoint_matrices : sequence of ndarray of shape (p, p)
+        One per fit, as :func:`skbn.graph.endpoint_matrix` gives them.
+    names : sequence of str
+        The variables, in the matrices' order.
+
+    Returns
+    -------
+    PAGEdgeFrequencies
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skbn.graph import ARROW
+    >>> both = np.array([[0, ARROW], [ARROW, 0]])
+    >>> freq = pag_edge_frequencies([both, np.zeros((2, 2))], ["a", "b"])
+    >>> freq.table[["u", "v", "strength", "<->"]].values.tolist()
+    [['a', 'b', 0.5, 0.5]]
+    """
+    names = list(names)
+    fits = [np.asarray(M).astype(np.int8) for M in endpoint_matrices]
+    n = len(fits)
+    counts: dict = {}
+    for M in fits:
+        rows, cols = np.nonzero(np.triu(M))
+        for i, j in zip(rows.tolist(), cols.tolist()):
+            mark = f"{_SYMBOL_FIRST[int(M[j, i])]}-{_SYMBOL_SECOND[int(M[i, j])]}"
+            counts.setdefault((i, j), dict.fromkeys(EDGE_TYPES, 0))[mark] += 1
+    rows = []
+    for (i, j), by_type in sorted(counts.items()):
+        rows.append(
+            {
+                "u": names[i],
+                "v": names[j],
+                "strength": sum(by_type.values()) / n,
+                **{t: c / n for t, c in by_type.items()},
+            }
+        )
+    return PAGEdgeFrequencies(
+        pd.DataFrame(rows, columns=["u", "v", "strength", *EDGE_TYPES]), names
+    )
+
+
 def edge_frequencies(adjacencies, names) -> EdgeFrequencies:
     """Arc and direction strengths over several graphs of the same variables.
 
@@ -151,8 +269,11 @@ def edge_frequencies(adjacencies, names) -> EdgeFrequencies:
 
 def bootstrap_edge_frequencies(
     estimator, X, n_resamples: int = 200, *, random_state=None, n_jobs=None, verbose: int = 0
-) -> EdgeFrequencies:
+) -> EdgeFrequencies | PAGEdgeFrequencies:
     """Arc and direction strengths of ``estimator`` over bootstrap resamples.
+
+    For a learner that returns a PAG (the FCI family), the frequency of each edge type
+    (``-->``, ``o->``, ``<->``, ``o-o``, ...) instead, as Tetrad's bootstrap reports it.
 
     Parameters
     ----------
@@ -169,7 +290,8 @@ def bootstrap_edge_frequencies(
 
     Returns
     -------
-    EdgeFrequencies
+    EdgeFrequencies or PAGEdgeFrequencies
+        The second for a PAG learner.
 
     Examples
     --------
@@ -192,7 +314,10 @@ def bootstrap_edge_frequencies(
         verbose=verbose,
         desc="bootstrap",
         allow_missing=True,
+        accept_pag=True,
     )
+    if getattr(estimator, "_learns_pag", False):
+        return pag_edge_frequencies([o.marks for o in outcomes], names)
     return edge_frequencies([o.adjacency for o in outcomes], names)
 
 

@@ -41,6 +41,7 @@ from sklearn.pipeline import Pipeline
 
 from skbn.data import CHECKED_DATA, DiscreteData, GaussianData, MixedData, check_data
 from skbn.graph._convert import to_adjacency
+from skbn.graph._pag import endpoint_matrix, is_marked
 from skbn.utils._parallel import effective_n_jobs, parallel_map
 from skbn.utils._random import spawn_seeds
 from skbn.utils._warnings import stack_level
@@ -72,8 +73,9 @@ def refuse_pag_learner(estimator) -> None:
     if getattr(learner, "_learns_pag", False):
         raise ValueError(
             f"{type(learner).__name__} learns a PAG (hidden common causes allowed): its "
-            "edges carry marks, not arcs, and it has no likelihood, so the resampling "
-            "tools (bootstraps, ensembles, searches) do not take it yet; fit it directly."
+            "edges carry marks, not arcs, and it has no likelihood, so the ensembles, "
+            "searches and arc bootstraps do not take it; skbn.ensemble."
+            "bootstrap_edge_frequencies counts its edge types over resamples."
         )
 
 
@@ -130,13 +132,16 @@ class FitOutcome:
     """What one job gave back.
 
     ``adjacency`` is the learned graph over the job's columns (``A[i, j] = 1`` for an arc,
-    both halves for an undirected edge) and ``kind`` its kind; ``estimator`` the fitted clone
+    both halves for an undirected edge) and ``kind`` its kind; for a PAG or MAG (only with
+    ``run_fits(..., accept_pag=True)``) ``marks`` is its endpoint matrix and ``adjacency``
+    its skeleton; ``estimator`` the fitted clone
     when asked for; scores are floats, or dicts for several scorers; ``error`` the traceback
     of a failed fit (then the scores are the error score and the graph is None).
     """
 
     adjacency: np.ndarray | None = None
     kind: str | None = None
+    marks: np.ndarray | None = None
     estimator: object | None = None
     test_score: object = None
     train_score: object = None
@@ -307,7 +312,11 @@ def _fit_one(job: FitJob, source, scoring, train_score, return_estimator, error_
         out.fit_time = time.perf_counter() - start
         learner = final_learner(est)
         graph = getattr(learner, "graph_", None)
-        if graph is not None:
+        if graph is not None and is_marked(graph):
+            out.marks, _ = endpoint_matrix(graph, list(graph.nodes))
+            out.adjacency = (out.marks != 0).astype(np.int8)
+            out.kind = graph.graph["kind"]
+        elif graph is not None:
             names = [str(n) for n in graph.nodes]
             out.adjacency = to_adjacency(graph, names).astype(np.int8)
             out.kind = graph.graph.get("kind")
@@ -347,6 +356,7 @@ def run_fits(
     verbose: int = 0,
     desc: str = "fits",
     allow_missing: bool = False,
+    accept_pag: bool = False,
 ) -> list[FitOutcome]:
     """Run every job; return their outcomes in job order.
 
@@ -372,6 +382,9 @@ def run_fits(
     allow_missing : bool, default=False
         Let missing values through to the learners that learn from them (the bootstraps do;
         the searches, which score held-out rows, do not).
+    accept_pag : bool, default=False
+        Let PAG learners through (the bootstrap of edge types does); their outcomes carry
+        ``marks``. Otherwise they are refused before any work.
 
     Returns
     -------
@@ -380,7 +393,8 @@ def run_fits(
     if error_score != "raise" and not isinstance(error_score, Real):
         raise ValueError(f"error_score must be 'raise' or a number, got {error_score!r}.")
     for job in jobs[:1]:
-        refuse_pag_learner(job.estimator)
+        if not accept_pag:
+            refuse_pag_learner(job.estimator)
     datasets = X if isinstance(X, list) else [X]
     data = _Data(datasets, allow_missing)
     # check and encode each data set once, before any work and outside the workers

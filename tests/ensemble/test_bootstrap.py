@@ -3,6 +3,7 @@ import itertools
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import chi2_contingency
 
@@ -128,3 +129,52 @@ def test_estimator_without_constraints_is_refused(asia):
     _, X = asia
     with pytest.raises(ValueError, match="start_graph"):
         BootstrapPosetLearner(PCStable(), n_poset_resamples=2, n_test_resamples=2).fit(X)
+
+
+def test_a_pag_learner_bootstrap_counts_each_edge_type():
+    # Tetrad's edge-type probabilities: the same resamples fitted here by hand give the
+    # same counts, the types sum to the pair's strength, and n_jobs changes nothing
+    from skbn.datasets import make_latent_problem
+    from skbn.ensemble import EDGE_TYPES, PAGEdgeFrequencies
+    from skbn.graph import endpoint_matrix, marked_edges
+    from skbn.learners import FCI
+
+    problem = make_latent_problem("asia", latents=["lung"], kind="discrete", n_samples=800,
+                                  random_state=0)  # fmt: skip
+    X = problem.X
+    freq = bootstrap_edge_frequencies(FCI(alpha=0.01), X, n_resamples=8, random_state=3)
+    assert isinstance(freq, PAGEdgeFrequencies)
+    rng = np.random.RandomState(3)
+    counts: dict = {}
+    names = list(X.columns)
+    for _ in range(8):
+        rows = rng.randint(0, len(X), size=len(X))
+        g = FCI(alpha=0.01).fit(X.iloc[rows].reset_index(drop=True)).graph_
+        for edge in marked_edges(g, names):
+            u, mark, v = edge.split()
+            if names.index(u) > names.index(v):  # the table writes the pair in column order
+                flip = {"<": ">", ">": "<", "-": "-", "o": "o"}
+                u, v, mark = v, u, flip[mark[2]] + "-" + flip[mark[0]]
+            counts[(u, v, mark)] = counts.get((u, v, mark), 0) + 1
+    table = freq.table.set_index(["u", "v"])
+    for (u, v, mark), c in counts.items():
+        assert table.loc[(u, v), mark] == pytest.approx(c / 8)
+    assert len(table) == len({(u, v) for u, v, _ in counts})
+    np.testing.assert_allclose(table[list(EDGE_TYPES)].sum(axis=1), table["strength"])
+    again = bootstrap_edge_frequencies(FCI(alpha=0.01), X, n_resamples=8, random_state=3,
+                                       n_jobs=2)  # fmt: skip
+    pd.testing.assert_frame_equal(again.table, freq.table)
+    # the averaged PAG keeps each strong pair's most frequent type
+    averaged = freq.averaged_graph(0.5)
+    assert averaged.graph["kind"] == "pag"
+    for edge in marked_edges(averaged, names):
+        u, mark, v = edge.split()
+        key = (u, v) if (u, v) in table.index else (v, u)
+        row = table.loc[key]
+        assert row["strength"] >= 0.5
+        best = max(EDGE_TYPES, key=lambda t: row[t])
+        shown = endpoint_matrix(averaged, names)[0]
+        i, j = names.index(key[0]), names.index(key[1])
+        symbol = {1: "o", 2: ">", 3: "-"}
+        assert best[2] == symbol[shown[i, j]]
+        assert best[0] == {1: "o", 2: "<", 3: "-"}[shown[j, i]]

@@ -94,17 +94,12 @@ def test_a_pag_learner_has_no_likelihood():
 
 def test_resampling_tools_refuse_a_pag_learner_before_any_fit():
     from skbn.datasets import load_network
-    from skbn.ensemble import (
-        MultipleImputation,
-        StructureLearningEnsemble,
-        bootstrap_edge_frequencies,
-    )
+    from skbn.ensemble import MultipleImputation, StructureLearningEnsemble
     from skbn.learners import HillClimb
     from skbn.model_selection import OTSLSearchCV
 
     X = load_network("asia").sample(300, random_state=0)
     for run in (
-        lambda: bootstrap_edge_frequencies(FCI(), X, n_resamples=2),
         lambda: StructureLearningEnsemble([FCI(), HillClimb()]).fit(X),
         lambda: MultipleImputation(FCI(), n_imputations=2).fit(X),
         lambda: OTSLSearchCV(FCI(), {"alpha": [0.01, 0.05]}).fit(X),
