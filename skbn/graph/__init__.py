@@ -20,7 +20,8 @@ each end of an edge, held in networkx as both arcs, each with the ``mark`` at it
 (:func:`endpoint_matrix`, :func:`from_endpoint_matrix`). :func:`dag_to_mag` and
 :func:`dag_to_pag` give the truth over the measured variables of a DAG with latents,
 :func:`mag_to_pag` the PAG of a MAG's class, :func:`pag_to_mag` a MAG in a PAG's class, and
-:func:`is_m_separated` decides m-separation (d-separation in a DAG).
+:func:`is_m_separated` decides m-separation (d-separation in a DAG), and
+:func:`is_legal_pag` whether a graph is the PAG of some MAG.
 
 Other libraries: :func:`to_causallearn` / :func:`from_causallearn` convert any of these
 kinds to and from causal-learn's ``GeneralGraph``, :func:`to_tetrad` / :func:`from_tetrad`
@@ -33,6 +34,7 @@ from skbn.graph._ancestral import (
     dag_to_mag,
     dag_to_pag,
     is_ancestral,
+    is_legal_pag,
     is_m_separated,
     mag_to_pag,
     pag_to_mag,
@@ -92,6 +94,7 @@ __all__ = [
     "is_ancestral",
     "is_cpdag",
     "is_dag",
+    "is_legal_pag",
     "is_m_separated",
     "is_marked",
     "mag_to_pag",

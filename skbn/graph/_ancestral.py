@@ -28,7 +28,15 @@ from skbn.graph._pag import (
     is_marked,
 )
 
-__all__ = ["dag_to_mag", "dag_to_pag", "is_ancestral", "is_m_separated", "mag_to_pag", "pag_to_mag"]
+__all__ = [
+    "dag_to_mag",
+    "dag_to_pag",
+    "is_ancestral",
+    "is_legal_pag",
+    "is_m_separated",
+    "mag_to_pag",
+    "pag_to_mag",
+]
 
 
 def _dag_endpoints(A: np.ndarray) -> np.ndarray:
@@ -435,3 +443,76 @@ def pag_to_mag(pag) -> nx.DiGraph:
             "construction does leaves a directed or almost directed cycle."
         )
     return from_endpoint_matrix(M, nodes, kind="mag")
+
+
+def _has_inducing_path(M: np.ndarray, x: int, y: int, ancestors: np.ndarray, nbrs) -> bool:
+    """Whether an inducing path joins ``x`` and ``y``.
+
+    Every inner node is a collider on it and in ``ancestors`` (those of ``x`` or ``y``); a
+    shortest walk with that property is a path, so a search over nodes suffices.
+    """
+    seen = np.zeros(M.shape[0], dtype=bool)
+    stack = [v for v in nbrs[x] if v != y and M[x, v] == ARROW and ancestors[v]]
+    seen[stack] = True
+    while stack:
+        v = stack.pop()
+        for w in nbrs[v]:
+            if M[w, v] != ARROW or w == x:
+                continue
+            if w == y:
+                return True
+            if not seen[w] and ancestors[w] and M[v, w] == ARROW:
+                seen[w] = True
+                stack.append(w)
+    return False
+
+
+def _is_maximal(M: np.ndarray) -> bool:
+    """Whether no inducing path joins two non-adjacent nodes of an ancestral graph."""
+    parents, nbrs = _parents(M), _neighbours(M)
+    p = M.shape[0]
+    for x in range(p):
+        for y in range(x + 1, p):
+            if M[x, y] == 0:
+                ancestors = _ancestors_of(M, [x, y], parents)
+                if _has_inducing_path(M, x, y, ancestors, nbrs):
+                    return False
+    return True
+
+
+def is_legal_pag(graph) -> bool:
+    """Whether a graph is the PAG of some MAG (no selection variables).
+
+    Zhang's check: the MAG his construction builds from it (:func:`pag_to_mag`) is
+    ancestral and maximal, and that MAG's PAG is the graph itself. A learner's PAG can
+    fail it when its tests contradict each other, and so can an average of several PAGs.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph or array-like of shape (p, p)
+        A graph with marks (``kind="pag"``) or its endpoint matrix.
+
+    Returns
+    -------
+    bool
+
+    References
+    ----------
+    J. Zhang, "On the completeness of orientation rules for causal discovery in the presence
+    of latent confounders and selection bias", Artificial Intelligence 172 (2008).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from skbn.graph import dag_to_pag, from_endpoint_matrix
+    >>> dag = nx.DiGraph([("a", "b"), ("L", "b"), ("L", "c"), ("d", "c")])
+    >>> is_legal_pag(dag_to_pag(dag, latents="L"))
+    True
+    >>> is_legal_pag(from_endpoint_matrix([[0, 2], [2, 0]], ["a", "b"]))  # a <-> b alone
+    False
+    """
+    P, _ = endpoint_matrix(graph)
+    M = _pag_to_mag(P)
+    if not _is_ancestral(M) or not _is_maximal(M):
+        return False
+    return bool(np.array_equal(_pag_of_mag(M), P))

@@ -404,3 +404,32 @@ def test_tetrads_tail_in_oracle_case_33_has_an_equivalent_mag_with_an_arrowhead(
     assert _same_m_separations(witness, truth, np.random.default_rng(2), 3000)
     assert "x3 --> x5" in case["pag"]
     assert "x3 o-> x5" in marked_edges(dag_to_pag(_dag(case), case["latents"]), obs)
+
+
+def test_is_legal_pag_holds_for_every_true_pag_and_fails_for_broken_ones():
+    from skbn.graph import is_legal_pag
+    from skbn.graph._ancestral import _is_maximal
+
+    broken = 0
+    for case in load_oracle("tetrad_pag_oracle")[:80]:
+        dag = nx.DiGraph()
+        dag.add_nodes_from(case["nodes"])
+        dag.add_edges_from(map(tuple, case["dag"]))
+        pag = dag_to_pag(dag, case["latents"])
+        assert is_legal_pag(pag), f"case {case['seed']}"
+        assert _is_maximal(endpoint_matrix(dag_to_mag(dag, case["latents"]))[0])
+        M, nodes = endpoint_matrix(pag)
+        # an arrowhead the class forces, turned into a circle, leaves a graph that is no PAG
+        forced = np.argwhere((M == ARROW) & (M.T != ARROW))
+        if len(forced):
+            i, j = forced[0]
+            wrong = M.copy()
+            wrong[i, j] = CIRCLE
+            assert not is_legal_pag(wrong)
+            broken += 1
+    assert broken >= 40
+    # ancestral but not maximal: a <-> b <-> c <-> d with b -> d and c -> a is an inducing
+    # path between the non-adjacent a and d
+    nodes = ["a", "b", "c", "d"]
+    mag = parse_marked_edges(["c --> a", "a <-> b", "b <-> c", "b --> d", "c <-> d"], nodes)
+    assert is_ancestral(mag) and not _is_maximal(mag)
