@@ -10,6 +10,8 @@ from __future__ import annotations
 import glob
 import os
 
+import pandas as pd
+
 TETRAD_VERSION = "7.6.8"
 
 
@@ -70,3 +72,25 @@ def tetrad_continuous_data(X):
     variables = ArrayList([ContinuousVariable(str(c)) for c in X.columns])
     rows = jpype.JArray(jpype.JDouble, 2)(X.to_numpy(dtype=float).tolist())
     return BoxDataSet(DoubleDataBox(rows), variables)
+
+
+def tetrad_discrete_data(X):
+    """A Tetrad ``DataSet`` of a DataFrame of categories (columns become discrete nodes).
+
+    Each column's categories, in sorted order, are the variable's categories; cells are
+    their codes. No missing cells.
+    """
+    start_tetrad()
+    import jpype
+    from edu.cmu.tetrad.data import BoxDataSet, DiscreteVariable, VerticalIntDataBox
+    from java.util import ArrayList
+
+    variables, columns = ArrayList(), []
+    for name in X.columns:
+        codes, categories = pd.factorize(X[name], sort=True)
+        if (codes < 0).any():
+            raise ValueError(f"Column {name!r} has missing cells; Tetrad's data here has none.")
+        variables.add(DiscreteVariable(str(name), ArrayList([str(c) for c in categories])))
+        columns.append(codes.astype(int).tolist())
+    box = VerticalIntDataBox(jpype.JArray(jpype.JInt, 2)(columns))
+    return BoxDataSet(box, variables)

