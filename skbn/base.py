@@ -544,11 +544,14 @@ class BaseStructureLearner(BaseEstimator):
         A :class:`~skbn.network.DiscreteBayesianNetwork` (CPTs smoothed as for
         :meth:`score_samples`: a Dirichlet prior of equivalent sample size 1 spread over each
         table) or a :class:`~skbn.network.LinearGaussianNetwork` (least-squares regressions,
-        with intercepts, the variance shrunk as for :meth:`score_samples`). A CPDAG or PDAG
-        is turned into a DAG by a consistent extension; every extension of a CPDAG gives the
-        same likelihood. It can be sampled, written with
-        :func:`skbn.io.write_network` (BIF, Hugin NET, GeNIe XDSL) or converted for pgmpy and
-        pyAgrum (:mod:`skbn.io`). Another prior: :func:`skbn.parameters.fit_network`.
+        with intercepts, the variance shrunk as for :meth:`score_samples`) or, on mixed data,
+        a :class:`~skbn.network.ConditionalGaussianNetwork` (those CPTs for the discrete
+        nodes, a regression per configuration of the discrete parents for the continuous
+        ones). Its ``log_likelihood`` equals :meth:`score_samples`. A CPDAG or PDAG is turned
+        into a DAG by a consistent extension; every extension of a CPDAG gives the same
+        likelihood. It can be sampled; discrete and linear-Gaussian networks can be written
+        with :func:`skbn.io.write_network` (BIF, Hugin NET, GeNIe XDSL) or converted for
+        pgmpy and pyAgrum (:mod:`skbn.io`). Another prior: :func:`skbn.parameters.fit_network`.
 
         Raises
         ------
@@ -571,13 +574,7 @@ class BaseStructureLearner(BaseEstimator):
             )
         names = [str(v) for v in self.feature_names_in_]
         if isinstance(self.parameters_, CGParameters):
-            raise ValueError(
-                "A network learned on mixed data is conditional-Gaussian, which skbn's "
-                "network classes (discrete with CPTs, linear-Gaussian) and file formats do "
-                "not hold. Its parameters are in parameters_ (CPTs of the discrete nodes, a "
-                "regression per configuration for the continuous ones), and score_samples "
-                "evaluates it."
-            )
+            return self.parameters_.to_network(names, self._states, name=type(self).__name__)
         if isinstance(self.parameters_, DiscreteParameters):
             return self.parameters_.to_network(names, self._states, name=type(self).__name__)
         return self.parameters_.to_network(names)

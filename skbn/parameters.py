@@ -160,7 +160,7 @@ def fit_network(graph, X, *, method: str = "bayes", equivalent_sample_size: floa
     graph : networkx.DiGraph or array-like of shape (p, p)
         A DAG, or a CPDAG/PDAG such as a learner's ``graph_`` (extended to a DAG).
     X : DataFrame or array-like of shape (n_samples, p)
-        Discrete or continuous data whose columns are the graph's nodes.
+        Discrete, continuous or mixed data whose columns are the graph's nodes.
     method : {"bayes", "mle"}, default="bayes"
         See :class:`ParameterLearner`.
     equivalent_sample_size : float, default=1.0
@@ -168,9 +168,10 @@ def fit_network(graph, X, *, method: str = "bayes", equivalent_sample_size: floa
 
     Returns
     -------
-    DiscreteBayesianNetwork or LinearGaussianNetwork
-        Write it with :func:`skbn.io.write_network`, or convert it with
-        :func:`skbn.io.to_pgmpy` / :func:`skbn.io.to_pyagrum` for inference.
+    DiscreteBayesianNetwork, LinearGaussianNetwork or ConditionalGaussianNetwork
+        Write the first two with :func:`skbn.io.write_network`, or convert them with
+        :func:`skbn.io.to_pgmpy` / :func:`skbn.io.to_pyagrum` for inference; a
+        conditional-Gaussian network (mixed data) can be sampled and evaluated.
 
     Examples
     --------

@@ -73,24 +73,36 @@ def make_conditional_gaussian(
         cpts={v: network.cpts[v] for v in discrete},
         name=network.name,
     )
-    effects, weights, intercepts, sds = {}, {}, {}, {}
+    parents, intercepts, coefficients, variances = {}, {}, {}, {}
     for v in continuous:
-        parents = list(graph.predecessors(v))
-        disc = [u for u in parents if u not in cont_set]
-        cont = [u for u in parents if u in cont_set]
-        effects[v] = {
+        pa = list(graph.predecessors(v))
+        disc = [u for u in pa if u not in cont_set]
+        cont = [u for u in pa if u in cont_set]
+        effects = {
             u: rng.standard_normal(len(network.states[u])) / np.sqrt(len(disc)) for u in disc
         }
-        weights[v] = {
+        weights = {
             u: rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 1.0) / np.sqrt(len(cont)) for u in cont
         }
-        intercepts[v] = float(rng.standard_normal())
+        intercept = float(rng.standard_normal())
+        # the network lists parents in node order; the shifts add up in that order
+        disc = sorted(disc, key=position.__getitem__)
+        cont = sorted(cont, key=position.__getitem__)
+        shape = tuple(len(network.states[u]) for u in disc)
+        b0 = np.full(shape, intercept)
+        for k, u in enumerate(disc):
+            b0 = b0 + effects[u].reshape((1,) * k + (-1,) + (1,) * (len(disc) - k - 1))
+        sd = np.ones(shape)
         if disc:
-            sds[v] = (disc[0], np.exp(rng.uniform(-0.5, 0.5, len(network.states[disc[0]]))))
-        else:
-            sds[v] = None
-    dag = nx.DiGraph()
-    dag.add_nodes_from(network.nodes)
-    dag.add_edges_from(graph.edges)
-    dag.graph["kind"] = "dag"
-    return ConditionalGaussianNetwork(part, dag, continuous, effects, weights, intercepts, sds)
+            first = next(u for u in graph.predecessors(v) if u not in cont_set)
+            per_state = np.exp(rng.uniform(-0.5, 0.5, len(network.states[first])))
+            axis = disc.index(first)
+            sd = sd * per_state.reshape((1,) * axis + (-1,) + (1,) * (len(disc) - axis - 1))
+        parents[v] = disc + cont
+        intercepts[v] = b0
+        beta = np.array([weights[u] for u in cont], dtype=np.float64)
+        coefficients[v] = np.broadcast_to(beta, shape + (len(cont),))
+        variances[v] = sd**2
+    return ConditionalGaussianNetwork(
+        part, parents, intercepts, coefficients, variances, nodes=network.nodes
+    )

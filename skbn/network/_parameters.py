@@ -19,6 +19,7 @@ from skbn.data import DiscreteData, GaussianData, MixedData
 from skbn.graph._array import parents_csr
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.network._gaussian import LinearGaussianNetwork
+from skbn.network._mixed import ConditionalGaussianNetwork
 from skbn.utils._memory import check_allocation
 
 __all__ = ["CGParameters", "DiscreteParameters", "GaussianParameters", "fit_parameters"]
@@ -143,6 +144,46 @@ class CGParameters:
         reg = self.regressions[j]
         mean = intercepts + np.einsum("ik,ik->i", values[:, reg.continuous_parents], coefficients)
         return -0.5 * (np.log(2 * math.pi * var) + (values[:, j] - mean) ** 2 / var)
+
+    def to_network(self, names, states, name: str = "network") -> ConditionalGaussianNetwork:
+        """The labelled conditional-Gaussian network.
+
+        The discrete nodes' CPTs as for :meth:`DiscreteParameters.to_network`; each
+        continuous node gets one regression per configuration of its discrete parents (C
+        order over their axes), the pooled regression where a configuration had too few
+        rows at fit time, as :meth:`log_likelihood_rows` scores it.
+        """
+        disc_nodes = np.flatnonzero(self.discrete)
+        arities = [max(len(s), 1) for s in states]
+        # the discrete part's parents are positions among its own nodes
+        local = {int(j): k for k, j in enumerate(disc_nodes)}
+        part = DiscreteParameters(
+            tuple(
+                np.array([local[int(u)] for u in self.parents[j]], dtype=np.int64)
+                for j in disc_nodes
+            ),
+            tuple(self.log_cpts[j] for j in disc_nodes),
+        )
+        network = part.to_network(
+            [names[j] for j in disc_nodes], [states[j] for j in disc_nodes], name=name
+        )
+        parents, intercepts, coefficients, variances = {}, {}, {}, {}
+        for j in np.flatnonzero(~self.discrete).tolist():
+            reg = self.regressions[j]
+            shape = tuple(arities[u] for u in reg.discrete_parents)
+            q = int(np.prod(shape, dtype=np.int64))
+            row = np.full(q, len(reg.keys), dtype=np.int64)  # the pooled regression
+            row[reg.keys] = np.arange(len(reg.keys))
+            v = names[j]
+            parents[v] = [names[u] for u in reg.discrete_parents] + [
+                names[u] for u in reg.continuous_parents
+            ]
+            intercepts[v] = reg.intercepts[row].reshape(shape)
+            coefficients[v] = reg.coefficients[row].reshape(shape + (len(reg.continuous_parents),))
+            variances[v] = reg.variances[row].reshape(shape)
+        return ConditionalGaussianNetwork(
+            network, parents, intercepts, coefficients, variances, nodes=list(names), name=name
+        )
 
     def regression_rows(self, j: int, codes, arities) -> tuple:
         """The regression of continuous node ``j`` that applies at each row.

@@ -94,10 +94,12 @@ def test_grid_search_over_mixed_scores(sample):
     assert np.isfinite(search.cv_results_["mean_test_score"]).all()
 
 
-def test_network_export_is_refused_with_a_reason(sample):
-    learner = HillClimb().fit(sample.iloc[:, :10])
-    with pytest.raises(ValueError, match="conditional-Gaussian"):
-        _ = learner.network_
+def test_network_export_is_refused_with_a_reason(sample, tmp_path):
+    from skbn.io import write_network
+
+    network = HillClimb().fit(sample.iloc[:, :10]).network_
+    with pytest.raises(TypeError, match="ConditionalGaussianNetwork"):
+        write_network(network, tmp_path / "mixed.bif")
 
 
 @pytest.mark.parametrize(
