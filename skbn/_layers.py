@@ -54,6 +54,7 @@ LAYERS = [
             "skbn.scores": "decomposable scores",
             "skbn.ci_tests": "conditional-independence tests",
             "skbn.network": "fitted networks: CPTs, Gaussian and CG models",
+            "skbn.inference": "posteriors of fitted networks, batched evidence",
             "skbn.metrics": "SHD, F1 and the other graph metrics",
             "skbn.plotting": "drawing",
             "skbn.preprocessing": "supervised discretisation",

@@ -31,7 +31,7 @@ from skbn._supervised import (
 )
 from skbn.base import BaseStructureLearner, _encode_column
 from skbn.graph._convert import from_adjacency
-from skbn.network._elimination import elimination_order, sum_out
+from skbn.inference._elimination import elimination_order, sum_out
 from skbn.network._parameters import DiscreteParameters, fit_parameters
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
 from skbn.utils._warnings import warn

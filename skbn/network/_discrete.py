@@ -253,6 +253,51 @@ class DiscreteBayesianNetwork:
                 total += np.log(table[config])
         return total
 
+    def query(self, targets, evidence=None, *, soft_evidence=None, joint: bool = False):
+        """Exact posterior of ``targets`` given ``evidence``: :func:`skbn.inference.query`.
+
+        Parameters
+        ----------
+        targets : str or list of str
+        evidence : dict, DataFrame or None, default=None
+            ``{node: state}``, or one evidence row per case (missing cells unobserved).
+        soft_evidence : dict of str to array-like, optional
+            Likelihoods per state of a node.
+        joint : bool, default=False
+            The joint posterior of the targets.
+
+        Returns
+        -------
+        Series, DataFrame or dict
+            As :func:`skbn.inference.query` describes.
+
+        Examples
+        --------
+        >>> from skbn.datasets import load_network
+        >>> load_network("asia").query("either", {"xray": "yes"}).round(3).tolist()
+        [0.576, 0.424]
+        """
+        from skbn.inference import query
+
+        return query(self, targets, evidence, soft_evidence=soft_evidence, joint=joint)
+
+    def evidence_probability(self, evidence, *, soft_evidence=None, log: bool = False):
+        """Probability of ``evidence``: :func:`skbn.inference.evidence_probability`.
+
+        Parameters
+        ----------
+        evidence : dict, DataFrame or None
+        soft_evidence : dict of str to array-like, optional
+        log : bool, default=False
+
+        Returns
+        -------
+        float or ndarray of shape (n_rows,)
+        """
+        from skbn.inference import evidence_probability
+
+        return evidence_probability(self, evidence, soft_evidence=soft_evidence, log=log)
+
     def __repr__(self) -> str:
         return (
             f"DiscreteBayesianNetwork(name={self.name!r}, n_nodes={len(self.nodes)}, "

@@ -203,6 +203,23 @@ class LinearGaussianNetwork:
             X /= np.where(sd > 0, sd, 1.0)
         return pd.DataFrame(X, columns=self.nodes, copy=False)
 
+    def query(self, targets, evidence=None):
+        """Posterior mean and covariance of ``targets``: :func:`skbn.inference.query`.
+
+        Parameters
+        ----------
+        targets : str or list of str
+        evidence : dict, DataFrame or None, default=None
+            ``{node: value}``, or one evidence row per case (missing cells unobserved).
+
+        Returns
+        -------
+        GaussianPosterior
+        """
+        from skbn.inference import query
+
+        return query(self, targets, evidence)
+
     def __repr__(self) -> str:
         return f"LinearGaussianNetwork(n_nodes={len(self.nodes)}, n_arcs={int(self.weights.nnz)})"
 

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Variable elimination (skbn.network._elimination) against brute-force sums."""
+"""Variable elimination (skbn.inference._elimination) against brute-force sums."""
 
 import itertools
 
 import numpy as np
 
-from skbn.network._elimination import elimination_order, sum_out
+from skbn.inference._elimination import elimination_order, sum_out
 
 
 def test_a_product_of_more_factors_than_einsum_takes_is_exact():

@@ -25,8 +25,15 @@ def _cells(scope, arities) -> int:
     return math.prod(int(arities[v]) for v in scope)
 
 
-def elimination_order(scopes, eliminate, arities) -> tuple[list[int], int]:
-    """A greedy order (smallest new factor first) and the largest factor it forms.
+def elimination_order(
+    scopes, eliminate, arities, heuristic: str = "min-size"
+) -> tuple[list[int], int]:
+    """A greedy order and the largest factor it forms.
+
+    ``"min-size"`` sums out next the variable whose new factor is smallest; ``"min-fill"``
+    the one whose elimination joins the fewest unconnected pairs of its neighbours in the
+    interaction graph, ties broken by the new factor's size (weighted min-fill), which
+    keeps the largest factor much smaller on networks with many loops (WATER, INSURANCE).
 
     Parameters
     ----------
@@ -46,12 +53,16 @@ def elimination_order(scopes, eliminate, arities) -> tuple[list[int], int]:
 
     Examples
     --------
-    >>> from skbn.network._elimination import elimination_order
+    >>> from skbn.inference._elimination import elimination_order
     >>> # summing 1 out forms a factor over 0 and 2 (from 2 * 3 * 4 cells), then 2 one over
     >>> # 0 and 3 (from 2 * 4 * 5 = 40)
     >>> elimination_order([(0, 1), (1, 2), (2, 3)], [1, 2], [2, 3, 4, 5])
     ([1, 2], 40)
     """
+    if heuristic == "min-fill":
+        return _min_fill_order(scopes, eliminate, arities)
+    if heuristic != "min-size":
+        raise ValueError(f"heuristic must be 'min-size' or 'min-fill', got {heuristic!r}.")
     scopes = [frozenset(s) for s in scopes]
     largest = max((_cells(s, arities) for s in scopes), default=1)
     remaining = sorted(set(eliminate))
@@ -61,6 +72,35 @@ def elimination_order(scopes, eliminate, arities) -> tuple[list[int], int]:
         v = min(remaining, key=lambda u: (_cells(merged[u], arities), u))
         largest = max(largest, _cells(merged[v], arities))
         scopes = [s for s in scopes if v not in s] + [merged[v] - {v}]
+        remaining.remove(v)
+        order.append(v)
+    return order, largest
+
+
+def _min_fill_order(scopes, eliminate, arities) -> tuple[list[int], int]:
+    scopes = [frozenset(s) for s in scopes]
+    largest = max((_cells(s, arities) for s in scopes), default=1)
+    neighbours: dict[int, set[int]] = {}
+    for scope in scopes:
+        for v in scope:
+            neighbours.setdefault(v, set()).update(scope - {v})
+    remaining = set(eliminate)
+    for v in remaining:
+        neighbours.setdefault(v, set())
+
+    def cost(v: int) -> tuple[int, int, int]:
+        near = list(neighbours[v])
+        fill = sum(1 for i, a in enumerate(near) for b in near[i + 1 :] if b not in neighbours[a])
+        return fill, _cells(neighbours[v] | {v}, arities), v
+
+    order: list[int] = []
+    while remaining:
+        v = min(remaining, key=cost)
+        near = neighbours.pop(v)
+        largest = max(largest, _cells(near | {v}, arities))
+        for a in near:
+            neighbours[a].discard(v)
+            neighbours[a].update(near - {a})
         remaining.remove(v)
         order.append(v)
     return order, largest
@@ -132,7 +172,7 @@ def sum_out(factors, order, keep) -> tuple[np.ndarray, np.ndarray]:
     Examples
     --------
     >>> import numpy as np
-    >>> from skbn.network._elimination import sum_out
+    >>> from skbn.inference._elimination import sum_out
     >>> prior = ((0,), np.array([[0.3, 0.7]]))
     >>> child = ((0, 1), np.array([[[0.9, 0.1], [0.2, 0.8]]]))
     >>> values, log_scale = sum_out([prior, child], [0], (1,))

@@ -1,0 +1,238 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Exact posteriors of a discrete network by variable elimination, many evidence rows at once.
+
+Evidence enters as likelihood factors: an observed state is the indicator vector of that
+state, soft evidence the given likelihoods, an unobserved cell a vector of ones. So every
+row of a batch runs through one elimination order over the same factors (the row axis of
+:mod:`skbn.inference._elimination`), and hard and soft evidence are one mechanism. Nodes
+that are neither targets, observed, nor ancestors of either are barren and dropped first:
+their tables sum to one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from skbn.inference._elimination import elimination_order, sum_out
+from skbn.network._discrete import DiscreteBayesianNetwork
+from skbn.utils._memory import check_allocation
+
+__all__ = ["discrete_evidence_probability", "discrete_query"]
+
+#: Bytes of one cell of an intermediate factor while it is formed: the product, its scaled
+#: copy and the broadcast operands.
+_CELL_BYTES = 24
+
+
+def _targets(network: DiscreteBayesianNetwork, targets) -> list[str]:
+    names = [targets] if isinstance(targets, str) else list(targets)
+    if not names:
+        raise ValueError("targets is empty; name at least one node of the network.")
+    unknown = [str(v) for v in names if str(v) not in network.states]
+    if unknown:
+        raise ValueError(
+            f"targets names nodes the network does not have: {unknown[:8]}; its nodes are "
+            f"{network.nodes[:10]}{'...' if len(network.nodes) > 10 else ''}."
+        )
+    names = [str(v) for v in names]
+    if len(set(names)) != len(names):
+        raise ValueError(f"targets names a node twice: {names}.")
+    return names
+
+
+def _state_codes(network, node, values) -> np.ndarray:
+    """Codes of the state labels ``values`` of ``node`` (-1 where a value is missing)."""
+    states = network.states[node]
+    column = pd.Series(values)
+    absent = column.isna().to_numpy()
+    index = pd.Index(list(states))
+    codes = index.get_indexer(column.to_numpy(dtype=object))
+    if np.any((codes < 0) & ~absent):
+        # labels read from a file are text: accept 1 for "1" when no state is the number 1
+        as_text = pd.Index([str(s) for s in states])
+        retry = as_text.get_indexer(column.astype(str).to_numpy(dtype=object))
+        codes = np.where((codes < 0) & ~absent, retry, codes)
+    bad = (codes < 0) & ~absent
+    if bad.any():
+        unknown = sorted({str(v) for v in column[bad]})[:5]
+        raise ValueError(
+            f"Evidence on {node!r} holds values that are not its states: {unknown}; its "
+            f"states are {list(states)[:10]}."
+        )
+    return np.where(absent, -1, codes)
+
+
+def _likelihoods(network, evidence, soft_evidence) -> tuple[dict, int, bool]:
+    """Likelihood vectors per observed node, shape ``(n_rows, r)``; the rows; batched or not."""
+    batched = isinstance(evidence, pd.DataFrame)
+    if evidence is None:
+        evidence = {}
+    if batched:
+        n = len(evidence)
+        columns = {str(c): evidence[c] for c in evidence.columns}
+        if len(columns) != evidence.shape[1]:
+            raise ValueError("The evidence frame has repeated column names.")
+    elif isinstance(evidence, Mapping):
+        n = 1
+        columns = {str(k): [v] for k, v in evidence.items()}
+    else:
+        raise TypeError(
+            "evidence must be a dict {node: state}, a DataFrame of evidence rows (missing "
+            f"cells unobserved) or None, got {type(evidence).__name__}."
+        )
+    soft = {} if soft_evidence is None else dict(soft_evidence)
+    unknown = [v for v in list(columns) + [str(k) for k in soft] if v not in network.states]
+    if unknown:
+        raise ValueError(f"The evidence names nodes the network does not have: {unknown[:8]}.")
+    lam: dict[str, np.ndarray] = {}
+    for node, values in columns.items():
+        codes = _state_codes(network, node, values)
+        if np.all(codes < 0):
+            continue  # never observed: no information
+        r = network.arities[node]
+        table = np.ones((n, r))
+        seen = codes >= 0
+        table[seen] = 0.0
+        table[np.flatnonzero(seen), codes[seen]] = 1.0
+        lam[node] = table
+    for node, likelihood in soft.items():
+        node = str(node)
+        r = network.arities[node]
+        vector = np.asarray(likelihood, dtype=np.float64)
+        if vector.shape not in ((r,), (n, r)):
+            raise ValueError(
+                f"Soft evidence on {node!r} needs {r} likelihoods (one per state), or an "
+                f"({n}, {r}) array for a batch; got shape {vector.shape}."
+            )
+        if not np.all(np.isfinite(vector)) or np.any(vector < 0) or not np.any(vector > 0):
+            raise ValueError(
+                f"Soft evidence on {node!r} must be finite, non-negative likelihoods that are "
+                "not all zero."
+            )
+        vector = np.broadcast_to(vector, (n, r))
+        lam[node] = lam[node] * vector if node in lam else np.array(vector)
+    return lam, n, batched
+
+
+def _ancestral_set(network, nodes) -> list[str]:
+    seen: set[str] = set()
+    stack = list(nodes)
+    while stack:
+        v = stack.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        stack.extend(network.parents[v])
+    return [v for v in network.nodes if v in seen]
+
+
+#: Bytes an elimination over a batch of rows may hold at once; a larger batch is split, and
+#: each part drops the nodes it does not observe (and the ancestors only they needed).
+_BATCH_BYTES = 2**28
+
+
+def _plan(network, keep: list[str], lam: dict):
+    relevant = _ancestral_set(network, list(keep) + list(lam))
+    index = {v: k for k, v in enumerate(relevant)}
+    arities = [network.arities[v] for v in relevant]
+    factors = []
+    for v in relevant:
+        scope = tuple(index[u] for u in network.parents[v]) + (index[v],)
+        factors.append((scope, network.cpts[v][None, ...]))
+    for v, table in lam.items():
+        factors.append(((index[v],), table))
+    kept = tuple(index[v] for v in keep)
+    gone = [index[v] for v in relevant if v not in keep]
+    order, cells = elimination_order([s for s, _ in factors], gone, arities, "min-fill")
+    cells = max(cells, int(np.prod([arities[k] for k in kept], dtype=np.int64)))
+    return factors, order, kept, cells
+
+
+def _eliminate(network, keep: list[str], lam: dict, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``P(keep, e)`` per row, as (values, log_scale): values * exp(log_scale) per row."""
+    factors, order, kept, cells = _plan(network, keep, lam)
+    if n > 1 and float(_CELL_BYTES) * cells * n > _BATCH_BYTES:
+        half = n // 2
+        parts = []
+        for rows in (slice(0, half), slice(half, n)):
+            part = {v: t[rows] for v, t in lam.items()}
+            part = {v: t for v, t in part.items() if not np.all(t == 1.0)}
+            parts.append(_eliminate(network, keep, part, len(range(n)[rows])))
+        return (
+            np.concatenate([parts[0][0], parts[1][0]]),
+            np.concatenate([parts[0][1], parts[1][1]]),
+        )
+    check_allocation(
+        float(_CELL_BYTES) * cells * n,
+        f"Variable elimination for {keep[:4]} over {n} evidence row(s) (largest factor "
+        f"{cells:,} cells a row)",
+        "query fewer targets jointly, or pass fewer evidence rows at a time",
+    )
+    factors.append(((), np.ones(n)))  # every row, even where no factor depends on it
+    values, log_scale = sum_out(factors, order, kept)
+    return np.asarray(values), log_scale
+
+
+def discrete_query(
+    network: DiscreteBayesianNetwork,
+    targets,
+    evidence=None,
+    *,
+    soft_evidence: Mapping[str, Sequence[float]] | None = None,
+    joint: bool = False,
+):
+    """Posteriors of ``targets`` given evidence; see :func:`skbn.inference.query`."""
+    names = _targets(network, targets)
+    lam, n, batched = _likelihoods(network, evidence, soft_evidence)
+    groups = [names] if joint else [[v] for v in names]
+    results = {}
+    for keep in groups:
+        values, log_scale = _eliminate(network, keep, lam, n)
+        values = np.array(values, dtype=np.float64).reshape(n, -1)
+        total = values.sum(axis=1)
+        impossible = ~(total > 0) | ~np.isfinite(log_scale)
+        if impossible.any() and not batched:
+            raise ValueError(
+                "The evidence has probability 0 under the network, so no posterior is defined."
+            )
+        with np.errstate(invalid="ignore", divide="ignore"):
+            probs = values / total[:, None]
+        probs[impossible] = np.nan
+        if len(keep) == 1:
+            columns = pd.Index(list(network.states[keep[0]]), name=keep[0])
+        else:
+            columns = pd.MultiIndex.from_product(
+                [list(network.states[v]) for v in keep], names=keep
+            )
+        if batched:
+            out = pd.DataFrame(probs, index=evidence.index, columns=columns)
+        else:
+            out = pd.Series(probs[0], index=columns, name="probability")
+        results[keep[0] if len(keep) == 1 else tuple(keep)] = out
+    if joint or (isinstance(targets, str)):
+        return next(iter(results.values()))
+    return results
+
+
+def discrete_evidence_probability(
+    network: DiscreteBayesianNetwork,
+    evidence,
+    *,
+    soft_evidence: Mapping[str, Sequence[float]] | None = None,
+    log: bool = False,
+):
+    """``P(e)`` of each evidence row; see :func:`skbn.inference.evidence_probability`."""
+    lam, n, batched = _likelihoods(network, evidence, soft_evidence)
+    if not lam:
+        out = np.zeros(n) if log else np.ones(n)
+        return out if batched else float(out[0])
+    values, log_scale = _eliminate(network, [], lam, n)
+    values = np.asarray(values, dtype=np.float64).reshape(n)
+    with np.errstate(divide="ignore"):
+        logp = np.log(values) + log_scale
+    logp = np.where(values > 0, logp, -np.inf)
+    out = logp if log else np.exp(logp)
+    return out if batched else float(out[0])

@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""skbn.inference against pyAgrum's exact posteriors and independent identities."""
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn.datasets import load_network, make_erdos_renyi_dag, make_linear_gaussian
+from skbn.inference import GaussianPosterior, evidence_probability, query
+from skbn.network import DiscreteBayesianNetwork
+
+ORACLE = Path(__file__).resolve().parents[1] / "data" / "inference_oracle.json.gz"
+
+
+def _oracle() -> dict:
+    with gzip.open(ORACLE, "rt") as handle:
+        return {net["network"]: net for net in json.load(handle)["networks"]}
+
+
+FAST = ["asia", "cancer", "sachs", "child", "alarm"]
+
+
+@pytest.mark.parametrize(
+    "name, cases",
+    [(n, None) for n in FAST]
+    + [
+        pytest.param("insurance", 200, marks=pytest.mark.slow),
+        pytest.param("water", 20, marks=pytest.mark.slow),
+    ],
+)
+def test_batched_posteriors_equal_pyagrum(name, cases):
+    record = _oracle()[name]["cases"][:cases]
+    network = load_network(name)
+    frame = pd.DataFrame([c["evidence"] for c in record], columns=network.nodes)
+    frame = frame.loc[:, frame.notna().any()]
+    np.testing.assert_allclose(
+        evidence_probability(network, frame),
+        [c["probability"] for c in record],
+        rtol=0,
+        atol=1e-9,
+    )
+    targets = sorted({v for c in record for v in c["posteriors"]})
+    found = query(network, targets, frame)
+    for i, case in enumerate(record):
+        for v, expected in case["posteriors"].items():
+            np.testing.assert_allclose(found[v].iloc[i], expected, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["alarm", "insurance"])
+def test_single_cases_equal_pyagrum(name):
+    network = load_network(name)
+    for case in _oracle()[name]["cases"][:25]:
+        assert evidence_probability(network, case["evidence"]) == pytest.approx(
+            case["probability"], abs=1e-9, rel=0
+        )
+        posteriors = query(network, list(case["posteriors"]), case["evidence"])
+        for v, expected in case["posteriors"].items():
+            assert isinstance(posteriors[v], pd.Series)
+            np.testing.assert_allclose(posteriors[v].to_numpy(), expected, atol=1e-9, rtol=0)
+
+
+def test_joint_posterior_obeys_the_product_rule():
+    alarm = load_network("alarm")
+    evidence = {"HRBP": "HIGH", "BP": "LOW"}
+    joint = query(alarm, ["CO", "HR"], evidence, joint=True)
+    assert joint.sum() == pytest.approx(1.0)
+    # P(CO, HR | e) = P(HR | e) P(CO | HR, e)
+    hr = query(alarm, "HR", evidence)
+    for state in alarm.states["HR"]:
+        given = query(alarm, "CO", {**evidence, "HR": state})
+        found = joint.xs(state, level="HR").reindex(given.index)
+        np.testing.assert_allclose(found.to_numpy(), hr[state] * given.to_numpy())
+    np.testing.assert_allclose(
+        joint.groupby(level="CO", sort=False).sum().to_numpy(),
+        query(alarm, "CO", evidence).to_numpy(),
+    )
+
+
+def test_soft_evidence_is_a_virtual_child():
+    asia = load_network("asia")
+    likelihood = [0.8, 0.3]  # P(finding | lung = yes), P(finding | lung = no)
+    soft = query(
+        asia,
+        "cancer" if "cancer" in asia.states else "either",
+        {"smoke": "yes"},
+        soft_evidence={"lung": likelihood},
+    )
+    # the same finding as a real child node of lung, observed
+    states = dict(asia.states)
+    states["finding"] = ["seen", "not"]
+    parents = {v: list(asia.parents[v]) for v in asia.nodes}
+    parents["finding"] = ["lung"]
+    cpts = dict(asia.cpts)
+    cpts["finding"] = np.array([[0.8, 0.2], [0.3, 0.7]])
+    extended = DiscreteBayesianNetwork(states, parents, cpts)
+    hard = query(extended, soft.index.name, {"smoke": "yes", "finding": "seen"})
+    np.testing.assert_allclose(soft.to_numpy(), hard.to_numpy(), rtol=1e-12)
+    assert evidence_probability(asia, {"smoke": "yes"}, soft_evidence={"lung": likelihood}) == (
+        pytest.approx(evidence_probability(extended, {"smoke": "yes", "finding": "seen"}))
+    )
+
+
+def test_no_evidence_gives_the_marginal_of_samples():
+    child = load_network("child")
+    marginal = query(child, "Disease")
+    sample = child.sample(200_000, random_state=0)["Disease"]
+    frequencies = sample.value_counts(normalize=True).reindex(marginal.index)
+    np.testing.assert_allclose(marginal.to_numpy(), frequencies.to_numpy(), atol=4e-3)
+    assert evidence_probability(child, {}) == 1.0
+
+
+def test_an_observed_target_is_its_state_and_impossible_evidence_is_named():
+    asia = load_network("asia")
+    found = query(asia, "smoke", {"smoke": "no", "dysp": "yes"})
+    assert found.to_dict() == {"yes": 0.0, "no": 1.0}
+    # tub = yes forces either = yes
+    with pytest.raises(ValueError, match="probability 0"):
+        query(asia, "lung", {"tub": "yes", "either": "no"})
+    rows = pd.DataFrame({"tub": ["yes", "yes"], "either": ["no", "yes"]})
+    batch = query(asia, "lung", rows)
+    assert batch.iloc[0].isna().all() and batch.iloc[1].notna().all()
+    assert evidence_probability(asia, rows, log=True)[0] == -np.inf
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda n: query(n, "nope"), "does not have.*nope"),
+        (lambda n: query(n, "lung", {"smoke": "maybe"}), "'smoke'.*'maybe'.*states"),
+        (lambda n: query(n, "lung", {"weather": "yes"}), "weather"),
+        (lambda n: query(n, "lung", [("smoke", "yes")]), "dict"),
+        (lambda n: query(n, "lung", soft_evidence={"smoke": [1.0]}), "2 likelihoods"),
+        (lambda n: query(n, "lung", soft_evidence={"smoke": [0.0, 0.0]}), "not all zero"),
+        (lambda n: query(n, []), "empty"),
+    ],
+)
+def test_bad_queries_are_refused_by_name(call, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        call(load_network("asia"))
+
+
+def test_gaussian_posterior_is_the_precision_form():
+    network = make_linear_gaussian(make_erdos_renyi_dag(12, 20, random_state=0), random_state=0)
+    nodes = network.nodes
+    targets, observed = [nodes[7], nodes[2]], [nodes[0], nodes[5], nodes[9]]
+    values = np.array([0.5, -1.0, 2.0])
+    found = query(network, targets, dict(zip(observed, values)))
+    assert isinstance(found, GaussianPosterior)
+    # independent route: the precision matrix of (targets, observed) after marginalising
+    mu, sigma = network.means, network.covariance
+    u = [nodes.index(v) for v in targets + observed]
+    precision = np.linalg.inv(sigma[np.ix_(u, u)])
+    k = len(targets)
+    cov = np.linalg.inv(precision[:k, :k])
+    mean = mu[u[:k]] - cov @ precision[:k, k:] @ (values - mu[u[k:]])
+    np.testing.assert_allclose(found.mean.to_numpy(), mean, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(found.covariance.to_numpy(), cov, rtol=1e-10, atol=1e-12)
+    # a batch with another pattern per row gives each row its own conditional
+    rows = pd.DataFrame(
+        {observed[0]: [0.5, np.nan], observed[1]: [-1.0, 1.0], observed[2]: [2.0, np.nan]}
+    )
+    batch = network.query(targets, rows)
+    np.testing.assert_allclose(batch.mean.iloc[0].to_numpy(), mean, rtol=1e-10, atol=1e-12)
+    alone = query(network, targets, {observed[1]: 1.0})
+    np.testing.assert_allclose(batch.covariance[1], alone.covariance.to_numpy(), atol=1e-12)
+    np.testing.assert_allclose(batch.std.iloc[1].to_numpy(), alone.std.to_numpy())
