@@ -5,6 +5,8 @@
   variable elimination, one evidence row or a DataFrame of rows at once, hard and soft
   evidence) or of a linear-Gaussian one (the conditional of its joint normal).
 * :func:`evidence_probability`: ``P(evidence)`` of a discrete network, per evidence row.
+* :func:`intervene`: the network after ``do(X = x)`` (graph surgery), so that
+  ``P(Y | do(X = x), e)`` is a query of it; :func:`total_effect` in a linear-Gaussian SEM.
 
 The same queries are methods of the networks (``network.query``,
 ``network.evidence_probability``), so a learner's ``network_`` answers them directly.
@@ -16,10 +18,11 @@ from collections.abc import Mapping, Sequence
 
 from skbn.inference._discrete import discrete_evidence_probability, discrete_query
 from skbn.inference._gaussian import GaussianPosterior, gaussian_query
+from skbn.inference._intervention import intervene, total_effect
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.network._gaussian import LinearGaussianNetwork
 
-__all__ = ["GaussianPosterior", "evidence_probability", "query"]
+__all__ = ["GaussianPosterior", "evidence_probability", "intervene", "query", "total_effect"]
 
 
 def query(

@@ -106,6 +106,22 @@ def gaussian_query(network: LinearGaussianNetwork, targets, evidence=None) -> Ga
     patterns, inverse = np.unique(observed, axis=0, return_inverse=True)
     for g, pattern in enumerate(patterns):
         rows = np.flatnonzero(inverse.ravel() == g)
+        given = np.flatnonzero(pattern)
+        constant = np.diag(sigma)[cols[given]] <= 0
+        if constant.any():
+            # a node set by do() (no variance): observing it adds nothing, unless it
+            # contradicts the value it was set to
+            fixed = cols[given[constant]]
+            seen = values[np.ix_(rows, given[constant])]
+            if not np.allclose(seen, mu[fixed], rtol=1e-12, atol=1e-12):
+                raise ValueError(
+                    f"The evidence on {[network.nodes[j] for j in fixed][:4]} differs from "
+                    "the value the network holds them at (a node set by do() has no "
+                    "variance); the evidence has probability 0."
+                )
+            given = given[~constant]
+            pattern = np.zeros_like(pattern)
+            pattern[given] = True
         e = cols[pattern]
         if len(e) == 0:
             means[rows] = mu[t]

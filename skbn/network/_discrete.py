@@ -298,6 +298,23 @@ class DiscreteBayesianNetwork:
 
         return evidence_probability(self, evidence, soft_evidence=soft_evidence, log=log)
 
+    def do(self, interventions):
+        """The network after ``do(node = value)``: :func:`skbn.inference.intervene`.
+
+        Parameters
+        ----------
+        interventions : dict
+            ``{node: state}``.
+
+        Returns
+        -------
+        DiscreteBayesianNetwork
+            The intervened network (this one is not changed).
+        """
+        from skbn.inference import intervene
+
+        return intervene(self, interventions)
+
     def __repr__(self) -> str:
         return (
             f"DiscreteBayesianNetwork(name={self.name!r}, n_nodes={len(self.nodes)}, "

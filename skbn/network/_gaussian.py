@@ -220,6 +220,23 @@ class LinearGaussianNetwork:
 
         return query(self, targets, evidence)
 
+    def do(self, interventions):
+        """The network after ``do(node = value)``: :func:`skbn.inference.intervene`.
+
+        Parameters
+        ----------
+        interventions : dict
+            ``{node: number}``.
+
+        Returns
+        -------
+        LinearGaussianNetwork
+            The intervened network (this one is not changed).
+        """
+        from skbn.inference import intervene
+
+        return intervene(self, interventions)
+
     def __repr__(self) -> str:
         return f"LinearGaussianNetwork(n_nodes={len(self.nodes)}, n_arcs={int(self.weights.nnz)})"
 

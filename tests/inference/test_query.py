@@ -168,3 +168,54 @@ def test_gaussian_posterior_is_the_precision_form():
     alone = query(network, targets, {observed[1]: 1.0})
     np.testing.assert_allclose(batch.covariance[1], alone.covariance.to_numpy(), atol=1e-12)
     np.testing.assert_allclose(batch.std.iloc[1].to_numpy(), alone.std.to_numpy())
+
+
+def test_do_equals_the_adjustment_for_the_parents():
+    # P(y | do(x)) = sum_pa P(y | x, pa) P(pa): an identity of the truncated factorisation
+    # (it needs positivity, so not on ASIA's deterministic "either")
+    alarm = load_network("alarm")
+    forced = query(alarm.do({"HR": "HIGH"}), "BP")
+    parents = list(alarm.parents["HR"])
+    prior = query(alarm, parents, joint=True)
+    expected = sum(
+        prior[config]
+        * query(alarm, "BP", {"HR": "HIGH", **dict(zip(parents, np.atleast_1d(config)))})
+        for config in prior.index
+    )
+    np.testing.assert_allclose(forced.to_numpy(), expected.to_numpy(), rtol=1e-10)
+    assert not np.allclose(forced.to_numpy(), query(alarm, "BP", {"HR": "HIGH"}).to_numpy())
+    # an intervention leaves the ancestors alone; observing it does not
+    assert query(alarm.do({"HR": "HIGH"}), "CATECHOL")["HIGH"] == pytest.approx(
+        query(alarm, "CATECHOL")["HIGH"]
+    )
+    assert query(alarm, "CATECHOL", {"HR": "HIGH"})["HIGH"] != pytest.approx(
+        query(alarm, "CATECHOL")["HIGH"]
+    )
+    with pytest.raises(ValueError, match="not a state"):
+        alarm.do({"HR": "maybe"})
+
+
+def test_gaussian_do_and_total_effect_agree_with_regression_adjustment():
+    from skbn.inference import total_effect
+
+    network = make_linear_gaussian(make_erdos_renyi_dag(10, 18, random_state=3), random_state=3)
+    nodes = network.nodes
+    order = [v for v in nodes if network.parents[v]]
+    target = order[-1]
+    treatment = next(v for v in nodes if total_effect(network, v, target) != 0 and v != target)
+    effect = total_effect(network, treatment, target)
+    # the slope of E[target | do(treatment = x)] in x
+    low = query(network.do({treatment: 0.0}), target).mean[target]
+    high = query(network.do({treatment: 1.0}), target).mean[target]
+    assert high - low == pytest.approx(effect, rel=1e-10)
+    # back-door adjustment for the treatment's parents on a large sample
+    X = network.sample(200_000, random_state=0)
+    design = np.column_stack([X[treatment], *[X[u] for u in network.parents[treatment]]])
+    design = np.column_stack([np.ones(len(X)), design])
+    slope = np.linalg.lstsq(design, X[target].to_numpy(), rcond=None)[0][1]
+    assert slope == pytest.approx(effect, abs=0.02)
+    # observing the intervened node at its value changes nothing; another value is refused
+    forced = network.do({treatment: 1.0})
+    assert query(forced, target, {treatment: 1.0}).mean[target] == pytest.approx(high)
+    with pytest.raises(ValueError, match="probability 0"):
+        query(forced, target, {treatment: 2.0})
