@@ -5,6 +5,8 @@
   variable elimination, one evidence row or a DataFrame of rows at once, hard and soft
   evidence) or of a linear-Gaussian one (the conditional of its joint normal).
 * :func:`evidence_probability`: ``P(evidence)`` of a discrete network, per evidence row.
+* :func:`mpe`: the most probable explanation (the joint argmax of every node) given the
+  evidence, per evidence row.
 * :func:`intervene`: the network after ``do(X = x)`` (graph surgery), so that
   ``P(Y | do(X = x), e)`` is a query of it; :func:`total_effect` in a linear-Gaussian SEM.
 
@@ -19,10 +21,18 @@ from collections.abc import Mapping, Sequence
 from skbn.inference._discrete import discrete_evidence_probability, discrete_query
 from skbn.inference._gaussian import GaussianPosterior, gaussian_query
 from skbn.inference._intervention import intervene, total_effect
+from skbn.inference._mpe import most_probable_explanation
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.network._gaussian import LinearGaussianNetwork
 
-__all__ = ["GaussianPosterior", "evidence_probability", "intervene", "query", "total_effect"]
+__all__ = [
+    "GaussianPosterior",
+    "evidence_probability",
+    "intervene",
+    "mpe",
+    "query",
+    "total_effect",
+]
 
 
 def query(
@@ -145,3 +155,49 @@ def evidence_probability(
             f"{type(network).__name__}."
         )
     return discrete_evidence_probability(network, evidence, soft_evidence=soft_evidence, log=log)
+
+
+def mpe(
+    network: DiscreteBayesianNetwork,
+    evidence=None,
+    *,
+    soft_evidence: Mapping[str, Sequence[float]] | None = None,
+):
+    """The most probable explanation: the joint state of every node most probable given ``e``.
+
+    Parameters
+    ----------
+    network : DiscreteBayesianNetwork
+    evidence : dict, DataFrame or None, default=None
+        As for :func:`query`; the observed nodes keep their states.
+    soft_evidence : dict of str to array-like, optional
+        As for :func:`query`.
+
+    Returns
+    -------
+    explanation : dict or DataFrame
+        ``{node: state}`` for one case; for a batch, a DataFrame of categorical columns (one
+        row per evidence row; a row whose evidence is impossible is missing).
+    log_probability : float or ndarray of shape (n_rows,)
+        ``log P(explanation, e)``; subtract ``evidence_probability(..., log=True)`` for the
+        log-posterior ``log P(explanation | e)``.
+
+    Notes
+    -----
+    Max-product variable elimination (weighted min-fill order) with a traceback, all rows of a
+    batch in one pass. Where several explanations are equally probable, one of them is
+    returned.
+
+    Examples
+    --------
+    >>> from skbn.datasets import load_network
+    >>> from skbn.inference import mpe
+    >>> explanation, log_p = mpe(load_network("asia"), {"dysp": "yes"})
+    >>> explanation["bronc"], explanation["lung"]
+    ('yes', 'no')
+    """
+    if not isinstance(network, DiscreteBayesianNetwork):
+        raise TypeError(
+            f"mpe answers DiscreteBayesianNetwork objects; got {type(network).__name__}."
+        )
+    return most_probable_explanation(network, evidence, soft_evidence=soft_evidence)

@@ -298,6 +298,23 @@ class DiscreteBayesianNetwork:
 
         return evidence_probability(self, evidence, soft_evidence=soft_evidence, log=log)
 
+    def mpe(self, evidence=None, *, soft_evidence=None):
+        """The most probable explanation given ``evidence``: :func:`skbn.inference.mpe`.
+
+        Parameters
+        ----------
+        evidence : dict, DataFrame or None, default=None
+        soft_evidence : dict of str to array-like, optional
+
+        Returns
+        -------
+        explanation : dict or DataFrame
+        log_probability : float or ndarray of shape (n_rows,)
+        """
+        from skbn.inference import mpe
+
+        return mpe(self, evidence, soft_evidence=soft_evidence)
+
     def do(self, interventions):
         """The network after ``do(node = value)``: :func:`skbn.inference.intervene`.
 

@@ -11,6 +11,7 @@ import pytest
 
 from skbn.datasets import load_network, make_erdos_renyi_dag, make_linear_gaussian
 from skbn.inference import GaussianPosterior, evidence_probability, query
+from skbn.inference import mpe as mpe_of
 from skbn.network import DiscreteBayesianNetwork
 
 ORACLE = Path(__file__).resolve().parents[1] / "data" / "inference_oracle.json.gz"
@@ -219,3 +220,51 @@ def test_gaussian_do_and_total_effect_agree_with_regression_adjustment():
     assert query(forced, target, {treatment: 1.0}).mean[target] == pytest.approx(high)
     with pytest.raises(ValueError, match="probability 0"):
         query(forced, target, {treatment: 2.0})
+
+
+def _log_joint(network, assignment: dict) -> float:
+    row = pd.DataFrame({v: [assignment[v]] for v in network.nodes})
+    return float(network.log_likelihood(row)[0])
+
+
+@pytest.mark.parametrize(
+    "name", ["asia", "sachs", "child", "alarm", pytest.param("insurance", marks=pytest.mark.slow)]
+)
+def test_mpe_is_as_probable_as_pyagrums(name):
+    network = load_network(name)
+    record = [c for c in _oracle()[name]["cases"] if c["mpe"] is not None][:150]
+    assert len(record) >= 30  # pyAgrum 3.3.1's MPE fails on many evidence sets
+    frame = pd.DataFrame([c["evidence"] for c in record], columns=network.nodes)
+    frame = frame.loc[:, frame.notna().any()]
+    explanation, log_p = mpe_of(network, frame)
+    log_e = evidence_probability(network, frame, log=True)
+    for i, case in enumerate(record):
+        ours = {v: explanation[v].iloc[i] for v in network.nodes}
+        assert all(ours[v] == s for v, s in case["evidence"].items())
+        # the value reported is the assignment's own probability ...
+        assert log_p[i] == pytest.approx(_log_joint(network, ours), abs=1e-9)
+        # ... and as high as pyAgrum's explanation's (ties may pick another assignment)
+        assert log_p[i] == pytest.approx(_log_joint(network, case["mpe"]), abs=1e-9)
+        assert log_p[i] - log_e[i] == pytest.approx(
+            case["mpe_log2_posterior"] * np.log(2), abs=1e-9
+        )
+
+
+def test_mpe_equals_brute_force_on_asia():
+    import itertools
+
+    asia = load_network("asia")
+    states = [asia.states[v] for v in asia.nodes]
+    table = pd.DataFrame(list(itertools.product(*states)), columns=asia.nodes)
+    log_joint = asia.log_likelihood(table)
+    evidence = pd.DataFrame({"xray": ["yes", None, "no"], "smoke": [None, "no", "yes"]})
+    explanation, log_p = mpe_of(asia, evidence)
+    for i, row in evidence.iterrows():
+        keep = np.ones(len(table), dtype=bool)
+        for v, s in row.dropna().items():
+            keep &= (table[v] == s).to_numpy()
+        assert log_p[i] == pytest.approx(log_joint[keep].max(), abs=1e-12)
+        best = table[keep].iloc[int(np.argmax(log_joint[keep]))]
+        assert explanation.iloc[i].astype(str).to_dict() == best.to_dict()
+    single, value = mpe_of(asia, {"xray": "yes"})
+    assert single == explanation.iloc[0].astype(str).to_dict() and value == log_p[0]
