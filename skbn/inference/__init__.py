@@ -82,12 +82,14 @@ def query(
 
     Notes
     -----
-    Discrete posteriors are computed by variable elimination after the barren nodes (not
-    ancestors of a target or an observed node) are dropped; the elimination order is greedy
-    (smallest new factor first). All rows of a batch share one elimination: each observed
-    node contributes a likelihood factor per row (an indicator for a state, ones where the
-    cell is missing). The work of one elimination is repeated per target; a junction tree
-    that shares it is not built yet.
+    The barren nodes (not ancestors of a target or an observed node) are dropped first. One
+    target, or a joint posterior, is computed by variable elimination; several targets by
+    one clique tree read off the elimination order (a collect and a Hugin distribute pass),
+    which answers all of them at about twice the cost of one elimination. The order is
+    weighted min-fill. All rows of a batch share one pass: each observed node contributes a
+    likelihood factor per row (an indicator for a state, ones where the cell is missing).
+    The memory a pass needs is checked before anything is allocated, and a batch above
+    256 MiB is split.
 
     Examples
     --------

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from skbn.inference._elimination import elimination_order, sum_out
+from skbn.inference._junction import all_marginals, tree_cells
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.utils._memory import check_allocation
 
@@ -25,6 +26,9 @@ __all__ = ["discrete_evidence_probability", "discrete_query"]
 #: Bytes of one cell of an intermediate factor while it is formed: the product, its scaled
 #: copy and the broadcast operands.
 _CELL_BYTES = 24
+#: Bytes per cell of every cluster of a clique tree: the cluster's product and its belief are
+#: held until the distribute pass has left it.
+_TREE_CELL_BYTES = 16
 
 
 def _targets(network: DiscreteBayesianNetwork, targets) -> list[str]:
@@ -176,6 +180,44 @@ def _eliminate(network, keep: list[str], lam: dict, n: int) -> tuple[np.ndarray,
     return np.asarray(values), log_scale
 
 
+def _tree_marginals(network, targets: list[str], lam: dict, n: int) -> dict | None:
+    """Posteriors of each target by the clique tree, the batch split as elimination splits.
+
+    None when the tree of a single row would exceed a GiB: each target is then eliminated on
+    its own, which drops more barren nodes and holds one factor at a time.
+    """
+    relevant = _ancestral_set(network, list(targets) + list(lam))
+    index = {v: k for k, v in enumerate(relevant)}
+    arities = [network.arities[v] for v in relevant]
+    factors = [
+        (tuple(index[u] for u in network.parents[v]) + (index[v],), network.cpts[v][None, ...])
+        for v in relevant
+    ]
+    factors += [((index[v],), table) for v, table in lam.items()]
+    plan = tree_cells([s for s, _ in factors], arities)
+    cells = plan[3]
+    if n > 1 and float(_TREE_CELL_BYTES) * cells * n > _BATCH_BYTES:
+        half = n // 2
+        parts = []
+        for rows in (slice(0, half), slice(half, n)):
+            part = {v: t[rows] for v, t in lam.items()}
+            part = {v: t for v, t in part.items() if not np.all(t == 1.0)}
+            parts.append(_tree_marginals(network, targets, part, len(range(n)[rows])))
+        if any(part is None for part in parts):
+            return None
+        return {v: np.concatenate([parts[0][v], parts[1][v]]) for v in targets}
+    if float(_TREE_CELL_BYTES) * cells > 4 * _BATCH_BYTES:
+        return None  # a tree this large for one row: eliminate per target instead
+    check_allocation(
+        float(_TREE_CELL_BYTES) * cells * n,
+        f"The clique tree of {len(relevant)} nodes over {n} evidence row(s) ({cells:,} cells "
+        "a row in all)",
+        "query fewer targets, or pass fewer evidence rows at a time",
+    )
+    marginals = all_marginals(factors, arities, n, plan)
+    return {v: marginals[index[v]] for v in targets}
+
+
 def discrete_query(
     network: DiscreteBayesianNetwork,
     targets,
@@ -188,12 +230,20 @@ def discrete_query(
     names = _targets(network, targets)
     lam, n, batched = _likelihoods(network, evidence, soft_evidence)
     groups = [names] if joint else [[v] for v in names]
+    # several single targets: one clique tree answers all of them in two passes
+    tree = _tree_marginals(network, names, lam, n) if len(groups) > 1 else None
     results = {}
     for keep in groups:
-        values, log_scale = _eliminate(network, keep, lam, n)
-        values = np.array(values, dtype=np.float64).reshape(n, -1)
-        total = values.sum(axis=1)
-        impossible = ~(total > 0) | ~np.isfinite(log_scale)
+        if tree is not None:
+            values = tree[keep[0]]
+            impossible = ~np.isfinite(values).all(axis=1)
+            values = np.where(impossible[:, None], 0.0, values)
+            total = np.where(impossible, 0.0, 1.0)
+        else:
+            values, log_scale = _eliminate(network, keep, lam, n)
+            values = np.array(values, dtype=np.float64).reshape(n, -1)
+            total = values.sum(axis=1)
+            impossible = ~(total > 0) | ~np.isfinite(log_scale)
         if impossible.any() and not batched:
             raise ValueError(
                 "The evidence has probability 0 under the network, so no posterior is defined."

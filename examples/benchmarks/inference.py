@@ -1,0 +1,185 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Exact inference on the bundled networks: skbn.inference against pyAgrum, in one run.
+
+For each network and seed, ``--rows`` evidence rows are drawn (forward samples; each row
+observes a random quarter of the nodes, at most 8, so no row is impossible). Timed, one core
+each, in this process:
+
+* **batched, all posteriors**: skbn's ``query(network, every node, frame)`` on the whole
+  frame against pyAgrum 3.3.1's ``LazyPropagation`` looped over the rows (one engine, its
+  junction tree built once; per row ``setEvidence``, ``makeInference`` and every node's
+  ``posterior``);
+* **one row, one target**: skbn's ``query`` against a fresh ``LazyPropagation``, per row, for
+  the first ``--single`` rows (median per call).
+
+The answers are compared too (largest absolute difference of any posterior). Run::
+
+    python -m examples.benchmarks.inference --seeds 0 1 2 3 4
+
+and the page is ``examples/benchmarks/results/inference/inference.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from examples.benchmarks._results import command_line, result_path, write_manifest
+from skbn.datasets import load_network
+from skbn.inference import query
+from skbn.io import to_pyagrum
+
+NETWORKS = ["asia", "child", "insurance", "alarm", "hepar2"]
+
+
+def _evidence(network, rows: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    sample = network.sample(rows, random_state=seed).astype(object)
+    k = min(8, max(1, len(network.nodes) // 4))
+    frame = pd.DataFrame(index=range(rows), columns=network.nodes, dtype=object)
+    for i in range(rows):
+        chosen = rng.choice(len(network.nodes), size=k, replace=False)
+        for j in chosen:
+            frame.iat[i, j] = str(sample.iat[i, j])
+    return frame.loc[:, frame.notna().any()]
+
+
+def _pyagrum_batched(bn, frame, nodes):
+    import pyagrum as gum
+
+    engine = gum.LazyPropagation(bn)
+    out = {v: np.empty((len(frame), bn.variable(v).domainSize())) for v in nodes}
+    labels = {v: list(bn.variable(v).labels()) for v in nodes}
+    records = frame.to_dict("records")
+    start = time.perf_counter()
+    for i, row in enumerate(records):
+        engine.setEvidence({k: v for k, v in row.items() if isinstance(v, str)})
+        engine.makeInference()
+        for v in nodes:
+            out[v][i] = engine.posterior(v).tolist()
+    seconds = time.perf_counter() - start
+    return seconds, out, labels
+
+
+def _one_cell(name: str, seed: int, rows: int, single: int) -> dict:
+    import pyagrum as gum
+
+    network = load_network(name)
+    bn = to_pyagrum(network)
+    frame = _evidence(network, rows, seed)
+    nodes = list(network.nodes)
+    query(network, nodes[:1], frame.head(2))  # warm the code paths once
+    start = time.perf_counter()
+    ours = query(network, nodes, frame)
+    skbn_batched = time.perf_counter() - start
+    pyagrum_batched, theirs, labels = _pyagrum_batched(bn, frame, nodes)
+    worst = 0.0
+    for v in nodes:
+        position = [labels[v].index(str(s)) for s in network.states[v]]
+        worst = max(worst, float(np.nanmax(np.abs(ours[v].to_numpy() - theirs[v][:, position]))))
+    rng = np.random.default_rng(seed + 1000)
+    ours_single, theirs_single = [], []
+    for row in frame.head(single).to_dict("records"):
+        evidence = {k: v for k, v in row.items() if isinstance(v, str)}
+        target = str(rng.choice([v for v in nodes if v not in evidence]))
+        start = time.perf_counter()
+        query(network, target, evidence)
+        ours_single.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        engine = gum.LazyPropagation(bn)
+        engine.setEvidence(evidence)
+        engine.posterior(target)
+        theirs_single.append(time.perf_counter() - start)
+    return {
+        "network": name,
+        "nodes": len(nodes),
+        "seed": seed,
+        "rows": rows,
+        "skbn_batched_s": skbn_batched,
+        "pyagrum_batched_s": pyagrum_batched,
+        "skbn_single_ms": 1e3 * float(np.median(ours_single)),
+        "pyagrum_single_ms": 1e3 * float(np.median(theirs_single)),
+        "max_abs_difference": worst,
+    }
+
+
+def _spread(values: pd.Series, digits: int = 2) -> str:
+    return f"{values.mean():.{digits}f} ({values.std(ddof=1):.{digits}f})"
+
+
+def report(csv: Path, page: Path, command: str) -> None:
+    table = pd.read_csv(csv)
+    table["batched_ratio"] = table.pyagrum_batched_s / table.skbn_batched_s
+    table["single_ratio"] = table.pyagrum_single_ms / table.skbn_single_ms
+    lines = [
+        "# Exact inference: skbn.inference against pyAgrum",
+        "",
+        "Every bundled network below, with evidence rows drawn by forward sampling (each row "
+        "observes a random quarter of the nodes, at most 8). *Batched*: all posteriors of "
+        "every node for every row, skbn's `query(network, nodes, frame)` in one call against "
+        "pyAgrum 3.3.1's `LazyPropagation` looped over the rows (junction tree built once). "
+        "*Single*: one target given one row's evidence, skbn's `query` against a fresh "
+        "`LazyPropagation` (median over the first rows). Ratios are pyAgrum's time over "
+        "skbn's (above 1: skbn is faster), mean (sd) over the seeds; both libraries ran on "
+        "one core in the same process.",
+        "",
+        "| network | nodes | rows | seeds | batched skbn s | batched pyAgrum s | batched ratio "
+        "| single skbn ms | single pyAgrum ms | single ratio | largest difference |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (name, nodes, rows), g in table.groupby(["network", "nodes", "rows"], sort=False):
+        lines.append(
+            f"| {name} | {nodes} | {rows} | {g.seed.nunique()} | {_spread(g.skbn_batched_s)} "
+            f"| {_spread(g.pyagrum_batched_s)} | {_spread(g.batched_ratio, 1)} "
+            f"| {_spread(g.skbn_single_ms)} | {_spread(g.pyagrum_single_ms)} "
+            f"| {_spread(g.single_ratio, 2)} | {g.max_abs_difference.max():.1e} |"
+        )
+    lines += [
+        "",
+        "## What the run shows",
+        "",
+        "- The posteriors agree with pyAgrum's to the largest difference in the last column.",
+        "- The batched rows are one variable elimination per target over all rows at once; "
+        "skbn builds no junction tree yet, so the work of one elimination is not shared "
+        "between targets, and pyAgrum's single-row queries are served from C++ with far less "
+        "overhead per call than skbn's numpy path. Issue 73's goals (batched at least 20x "
+        "faster than the loop on ALARM; single queries no slower than pyAgrum's) are met "
+        "only where the ratio columns say so.",
+        "",
+        f"Command: `{command}`.",
+        "",
+    ]
+    page.write_text("\n".join(lines))
+    write_manifest(page)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--networks", nargs="+", default=NETWORKS)
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
+    parser.add_argument("--rows", type=int, default=1000)
+    parser.add_argument("--single", type=int, default=50)
+    parser.add_argument("--out", type=Path, default=result_path("inference", "inference.csv"))
+    parser.add_argument("--page", type=Path, default=result_path("inference"))
+    parser.add_argument("--report", action="store_true", help="write the page, run nothing")
+    args = parser.parse_args(argv)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if not args.report:
+        rows = []
+        for name in args.networks:
+            for seed in args.seeds:
+                rows.append(_one_cell(name, seed, args.rows, args.single))
+                print(rows[-1], flush=True)
+        pd.DataFrame(rows).to_csv(args.out, index=False)
+        write_manifest(args.out)
+    report(args.out, args.page, command_line())
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    main()
