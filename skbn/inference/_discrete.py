@@ -47,8 +47,27 @@ def _targets(network: DiscreteBayesianNetwork, targets) -> list[str]:
     return names
 
 
+def _state_code(network, node, value) -> int:
+    """The code of one state label (one case's evidence: no pandas on this path)."""
+    states = network.states[node]
+    if value is None or (isinstance(value, float) and value != value):
+        return -1
+    for k, state in enumerate(states):
+        if state == value:
+            return k
+    for k, state in enumerate(states):
+        if str(state) == str(value):
+            return k
+    raise ValueError(
+        f"Evidence on {node!r} holds values that are not its states: {[str(value)]}; its "
+        f"states are {list(states)[:10]}."
+    )
+
+
 def _state_codes(network, node, values) -> np.ndarray:
     """Codes of the state labels ``values`` of ``node`` (-1 where a value is missing)."""
+    if len(values) == 1 and not isinstance(values, pd.Series):
+        return np.array([_state_code(network, node, values[0])])
     states = network.states[node]
     column = pd.Series(values)
     absent = column.isna().to_numpy()
@@ -138,18 +157,32 @@ def _ancestral_set(network, nodes) -> list[str]:
 _BATCH_BYTES = 2**28
 
 
-def _plan(network, keep: list[str], lam: dict):
+def _plan(network, keep: list[str], lam: dict, n: int = 0):
     relevant = _ancestral_set(network, list(keep) + list(lam))
     index = {v: k for k, v in enumerate(relevant)}
     arities = [network.arities[v] for v in relevant]
+    # one case's hard evidence on a non-target is a fixed state: slice it out of the tables
+    # rather than eliminate it (fewer variables, smaller factors)
+    fixed = {}
+    if n == 1:
+        for v, table in lam.items():
+            row = table[0]
+            if v not in keep and np.count_nonzero(row) == 1 and row.max() == 1.0:
+                fixed[index[v]] = int(np.argmax(row))
     factors = []
     for v in relevant:
         scope = tuple(index[u] for u in network.parents[v]) + (index[v],)
-        factors.append((scope, network.cpts[v][None, ...]))
+        values = network.cpts[v][None, ...]
+        if fixed and any(u in fixed for u in scope):
+            take = tuple(fixed.get(u, slice(None)) for u in scope)
+            values = values[(slice(None), *take)]
+            scope = tuple(u for u in scope if u not in fixed)
+        factors.append((scope, values))
     for v, table in lam.items():
-        factors.append(((index[v],), table))
+        if index[v] not in fixed:
+            factors.append(((index[v],), table))
     kept = tuple(index[v] for v in keep)
-    gone = [index[v] for v in relevant if v not in keep]
+    gone = [index[v] for v in relevant if v not in keep and index[v] not in fixed]
     order, cells = elimination_order([s for s, _ in factors], gone, arities, "min-fill")
     cells = max(cells, int(np.prod([arities[k] for k in kept], dtype=np.int64)))
     return factors, order, kept, cells
@@ -157,7 +190,7 @@ def _plan(network, keep: list[str], lam: dict):
 
 def _eliminate(network, keep: list[str], lam: dict, n: int) -> tuple[np.ndarray, np.ndarray]:
     """``P(keep, e)`` per row, as (values, log_scale): values * exp(log_scale) per row."""
-    factors, order, kept, cells = _plan(network, keep, lam)
+    factors, order, kept, cells = _plan(network, keep, lam, n)
     if n > 1 and float(_CELL_BYTES) * cells * n > _BATCH_BYTES:
         half = n // 2
         parts = []
