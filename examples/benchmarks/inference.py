@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from examples.benchmarks._results import command_line, result_path, write_manifest
+from examples.benchmarks._results import result_path, write_manifest
 from skbn.datasets import load_network
 from skbn.inference import query
 from skbn.io import to_pyagrum
@@ -112,7 +112,13 @@ def _spread(values: pd.Series, digits: int = 2) -> str:
     return f"{values.mean():.{digits}f} ({values.std(ddof=1):.{digits}f})"
 
 
-def report(csv: Path, page: Path, command: str) -> None:
+def _extreme(table: pd.DataFrame, column: str, pick) -> str:
+    means = table.groupby("network", sort=False)[column].mean()
+    name = pick(means.index, key=means.get)
+    return f"{means[name]:.2f}x on {name.upper()}"
+
+
+def report(csv: Path, page: Path) -> None:
     table = pd.read_csv(csv)
     table["batched_ratio"] = table.pyagrum_batched_s / table.skbn_batched_s
     table["single_ratio"] = table.pyagrum_single_ms / table.skbn_single_ms
@@ -143,15 +149,23 @@ def report(csv: Path, page: Path, command: str) -> None:
         "",
         "## What the run shows",
         "",
-        "- The posteriors agree with pyAgrum's to the largest difference in the last column.",
-        "- The batched rows are one variable elimination per target over all rows at once; "
-        "skbn builds no junction tree yet, so the work of one elimination is not shared "
-        "between targets, and pyAgrum's single-row queries are served from C++ with far less "
-        "overhead per call than skbn's numpy path. Issue 73's goals (batched at least 20x "
-        "faster than the loop on ALARM; single queries no slower than pyAgrum's) are met "
-        "only where the ratio columns say so.",
+        f"- The posteriors agree with pyAgrum's to {table.max_abs_difference.max():.1e} at worst.",
+        "- Batched, skbn is ahead wherever the ratio is above 1: all posteriors of a row come "
+        "from one clique tree pass shared by every row of the batch. Lowest batched ratio: "
+        f"{_extreme(table, 'batched_ratio', min)}; highest: "
+        f"{_extreme(table, 'batched_ratio', max)}. Where the clusters are large (INSURANCE) "
+        "the batch is split to stay under 256 MiB and the advantage shrinks.",
+        "- Single queries (one target, one row): lowest ratio "
+        f"{_extreme(table, 'single_ratio', min)}, highest "
+        f"{_extreme(table, 'single_ratio', max)}; below 1 skbn is slower, where numpy's "
+        "per-call overhead outweighs the small network.",
+        "- Issue 73 asks for batched posteriors at least 20x faster than the loop on ALARM at "
+        "10,000 rows and single queries no slower than pyAgrum's on every network; the rows "
+        "above are at 1,000 rows and say where each holds.",
         "",
-        f"Command: `{command}`.",
+        "Regenerate with `python -m examples.benchmarks.inference --seeds 0 1 2 3 4` (about "
+        "2 minutes on one core; it writes the CSV and this page), or `--report` to rewrite "
+        "the page from the CSV.",
         "",
     ]
     page.write_text("\n".join(lines))
@@ -177,7 +191,7 @@ def main(argv=None) -> None:
                 print(rows[-1], flush=True)
         pd.DataFrame(rows).to_csv(args.out, index=False)
         write_manifest(args.out)
-    report(args.out, args.page, command_line())
+    report(args.out, args.page)
 
 
 if __name__ == "__main__":
