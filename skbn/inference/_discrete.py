@@ -188,16 +188,19 @@ def _plan(network, keep: list[str], lam: dict, n: int = 0):
     return factors, order, kept, cells
 
 
+def _halves(lam: dict, n: int):
+    """The likelihood factors of each half of a batch, without the nodes it leaves unobserved."""
+    half = n // 2
+    for rows, size in ((slice(0, half), half), (slice(half, n), n - half)):
+        part = {v: t[rows] for v, t in lam.items()}
+        yield {v: t for v, t in part.items() if not np.all(t == 1.0)}, size
+
+
 def _eliminate(network, keep: list[str], lam: dict, n: int) -> tuple[np.ndarray, np.ndarray]:
     """``P(keep, e)`` per row, as (values, log_scale): values * exp(log_scale) per row."""
     factors, order, kept, cells = _plan(network, keep, lam, n)
     if n > 1 and float(_CELL_BYTES) * cells * n > _BATCH_BYTES:
-        half = n // 2
-        parts = []
-        for rows in (slice(0, half), slice(half, n)):
-            part = {v: t[rows] for v, t in lam.items()}
-            part = {v: t for v, t in part.items() if not np.all(t == 1.0)}
-            parts.append(_eliminate(network, keep, part, len(range(n)[rows])))
+        parts = [_eliminate(network, keep, part, size) for part, size in _halves(lam, n)]
         return (
             np.concatenate([parts[0][0], parts[1][0]]),
             np.concatenate([parts[0][1], parts[1][1]]),
@@ -230,12 +233,7 @@ def _tree_marginals(network, targets: list[str], lam: dict, n: int) -> dict | No
     plan = tree_cells([s for s, _ in factors], arities)
     cells = plan[3]
     if n > 1 and float(_TREE_CELL_BYTES) * cells * n > _BATCH_BYTES:
-        half = n // 2
-        parts = []
-        for rows in (slice(0, half), slice(half, n)):
-            part = {v: t[rows] for v, t in lam.items()}
-            part = {v: t for v, t in part.items() if not np.all(t == 1.0)}
-            parts.append(_tree_marginals(network, targets, part, len(range(n)[rows])))
+        parts = [_tree_marginals(network, targets, part, size) for part, size in _halves(lam, n)]
         if any(part is None for part in parts):
             return None
         return {v: np.concatenate([parts[0][v], parts[1][v]]) for v in targets}

@@ -226,14 +226,7 @@ class DiscreteBayesianNetwork:
         >>> bn.log_likelihood(pd.DataFrame({"a": ["y", "x"]})).round(4).tolist()
         [-0.2877, -1.3863]
         """
-        if not isinstance(X, pd.DataFrame):
-            raise TypeError(
-                f"X must be a DataFrame with one column per node, got {type(X).__name__}."
-            )
-        columns = [str(c) for c in X.columns]
-        missing = [v for v in self.nodes if v not in columns]
-        if missing:
-            raise ValueError(f"X has no column for nodes {missing[:8]}.")
+        columns = _node_columns(X, self.nodes)
         codes = {}
         for v in self.nodes:
             column = X.iloc[:, columns.index(v)]
@@ -337,6 +330,17 @@ class DiscreteBayesianNetwork:
             f"DiscreteBayesianNetwork(name={self.name!r}, n_nodes={len(self.nodes)}, "
             f"n_arcs={self.n_arcs}, n_parameters={self.n_parameters})"
         )
+
+
+def _node_columns(X, nodes) -> list[str]:
+    """The column names of a DataFrame ``X`` that must hold a column per node."""
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"X must be a DataFrame with one column per node, got {type(X).__name__}.")
+    columns = [str(c) for c in X.columns]
+    missing = [v for v in nodes if v not in columns]
+    if missing:
+        raise ValueError(f"X has no column for nodes {missing[:8]}.")
+    return columns
 
 
 def _check_n_samples(n_samples) -> int:

@@ -12,7 +12,7 @@ from sklearn.utils import check_random_state
 
 from skbn.graph._array import topological_sort_array
 from skbn.graph._learned import LearnedGraph
-from skbn.network._discrete import DiscreteBayesianNetwork, _check_n_samples
+from skbn.network._discrete import DiscreteBayesianNetwork, _check_n_samples, _node_columns
 
 __all__ = ["ConditionalGaussianNetwork"]
 
@@ -264,15 +264,7 @@ class ConditionalGaussianNetwork:
         -------
         ndarray of shape (n_samples,)
         """
-        if not isinstance(X, pd.DataFrame):
-            raise TypeError(
-                f"X must be a DataFrame with one column per node, got {type(X).__name__}."
-            )
-        columns = [str(c) for c in X.columns]
-        missing = [v for v in self.nodes if v not in columns]
-        if missing:
-            raise ValueError(f"X has no column for nodes {missing[:8]}.")
-        frame = X.set_axis(columns, axis=1)
+        frame = X.set_axis(_node_columns(X, self.nodes), axis=1)
         total = self.discrete_part.log_likelihood(frame[self.discrete_part.nodes])
         codes = {}
         part = self.discrete_part
