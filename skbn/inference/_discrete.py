@@ -58,8 +58,12 @@ def _state_code(network, node, value) -> int:
     for k, state in enumerate(states):
         if str(state) == str(value):
             return k
-    raise ValueError(
-        f"Evidence on {node!r} holds values that are not its states: {[str(value)]}; its "
+    raise _not_states(node, [str(value)], states)
+
+
+def _not_states(node, unknown, states) -> ValueError:
+    return ValueError(
+        f"Evidence on {node!r} holds values that are not its states: {unknown}; its "
         f"states are {list(states)[:10]}."
     )
 
@@ -80,11 +84,7 @@ def _state_codes(network, node, values) -> np.ndarray:
         codes = np.where((codes < 0) & ~absent, retry, codes)
     bad = (codes < 0) & ~absent
     if bad.any():
-        unknown = sorted({str(v) for v in column[bad]})[:5]
-        raise ValueError(
-            f"Evidence on {node!r} holds values that are not its states: {unknown}; its "
-            f"states are {list(states)[:10]}."
-        )
+        raise _not_states(node, sorted({str(v) for v in column[bad]})[:5], states)
     return np.where(absent, -1, codes)
 
 
@@ -140,6 +140,28 @@ def _likelihoods(network, evidence, soft_evidence) -> tuple[dict, int, bool]:
     return lam, n, batched
 
 
+def network_factors(network, nodes: list[str], lam: dict, fixed: dict | None = None):
+    """The CPTs of ``nodes`` and the likelihood factors ``lam`` as elimination factors.
+
+    Returns the position of each node, their arities and the factors over positions. A node
+    in ``fixed`` (``{node: state}``) is sliced out of every table that holds it, and its
+    likelihood factor is left out.
+    """
+    index = {v: k for k, v in enumerate(nodes)}
+    arities = [network.arities[v] for v in nodes]
+    fixed = {} if fixed is None else {index[v]: state for v, state in fixed.items()}
+    factors = []
+    for v in nodes:
+        scope = tuple(index[u] for u in network.parents[v]) + (index[v],)
+        values = network.cpts[v][None, ...]
+        if fixed and any(u in fixed for u in scope):
+            values = values[(slice(None), *(fixed.get(u, slice(None)) for u in scope))]
+            scope = tuple(u for u in scope if u not in fixed)
+        factors.append((scope, values))
+    factors += [((index[v],), t) for v, t in lam.items() if index[v] not in fixed]
+    return index, arities, factors
+
+
 def _ancestral_set(network, nodes) -> list[str]:
     seen: set[str] = set()
     stack = list(nodes)
@@ -157,10 +179,8 @@ def _ancestral_set(network, nodes) -> list[str]:
 _BATCH_BYTES = 2**28
 
 
-def _plan(network, keep: list[str], lam: dict, n: int = 0):
+def _plan(network, keep: list[str], lam: dict, n: int):
     relevant = _ancestral_set(network, list(keep) + list(lam))
-    index = {v: k for k, v in enumerate(relevant)}
-    arities = [network.arities[v] for v in relevant]
     # one case's hard evidence on a non-target is a fixed state: slice it out of the tables
     # rather than eliminate it (fewer variables, smaller factors)
     fixed = {}
@@ -168,19 +188,9 @@ def _plan(network, keep: list[str], lam: dict, n: int = 0):
         for v, table in lam.items():
             row = table[0]
             if v not in keep and np.count_nonzero(row) == 1 and row.max() == 1.0:
-                fixed[index[v]] = int(np.argmax(row))
-    factors = []
-    for v in relevant:
-        scope = tuple(index[u] for u in network.parents[v]) + (index[v],)
-        values = network.cpts[v][None, ...]
-        if fixed and any(u in fixed for u in scope):
-            take = tuple(fixed.get(u, slice(None)) for u in scope)
-            values = values[(slice(None), *take)]
-            scope = tuple(u for u in scope if u not in fixed)
-        factors.append((scope, values))
-    for v, table in lam.items():
-        if index[v] not in fixed:
-            factors.append(((index[v],), table))
+                fixed[v] = int(np.argmax(row))
+    index, arities, factors = network_factors(network, relevant, lam, fixed)
+    fixed = {index[v]: state for v, state in fixed.items()}
     kept = tuple(index[v] for v in keep)
     gone = [index[v] for v in relevant if v not in keep and index[v] not in fixed]
     order, cells = elimination_order([s for s, _ in factors], gone, arities, "min-fill")
@@ -223,15 +233,9 @@ def _tree_marginals(network, targets: list[str], lam: dict, n: int) -> dict | No
     its own, which drops more barren nodes and holds one factor at a time.
     """
     relevant = _ancestral_set(network, list(targets) + list(lam))
-    index = {v: k for k, v in enumerate(relevant)}
-    arities = [network.arities[v] for v in relevant]
-    factors = [
-        (tuple(index[u] for u in network.parents[v]) + (index[v],), network.cpts[v][None, ...])
-        for v in relevant
-    ]
-    factors += [((index[v],), table) for v, table in lam.items()]
+    index, arities, factors = network_factors(network, relevant, lam)
     plan = tree_cells([s for s, _ in factors], arities)
-    cells = plan[3]
+    cells = plan[2]
     if n > 1 and float(_TREE_CELL_BYTES) * cells * n > _BATCH_BYTES:
         parts = [_tree_marginals(network, targets, part, size) for part, size in _halves(lam, n)]
         if any(part is None for part in parts):

@@ -16,7 +16,7 @@ import string
 
 import numpy as np
 
-__all__ = ["elimination_order", "sum_out"]
+__all__ = ["elimination_order", "min_fill_clusters", "sum_out"]
 
 _LETTERS = string.ascii_letters
 
@@ -60,7 +60,9 @@ def elimination_order(
     ([1, 2], 40)
     """
     if heuristic == "min-fill":
-        return _min_fill_order(scopes, eliminate, arities)
+        order, clusters = min_fill_clusters(scopes, eliminate, arities)
+        given = max((_cells(s, arities) for s in scopes), default=1)
+        return order, max([given] + [_cells(c, arities) for c in clusters])
     if heuristic != "min-size":
         raise ValueError(f"heuristic must be 'min-size' or 'min-fill', got {heuristic!r}.")
     scopes = [frozenset(s) for s in scopes]
@@ -77,9 +79,22 @@ def elimination_order(
     return order, largest
 
 
-def _min_fill_order(scopes, eliminate, arities) -> tuple[list[int], int]:
+def min_fill_clusters(scopes, eliminate, arities) -> tuple[list[int], list[tuple]]:
+    """A weighted min-fill order and the cluster each step forms (its node and neighbours).
+
+    Parameters
+    ----------
+    scopes : iterable of iterables of int
+    eliminate : iterable of int
+    arities : sequence of int
+
+    Returns
+    -------
+    order : list of int
+    clusters : list of tuple of int
+        Sorted; ``clusters[k]`` is ``order[k]`` with its neighbours when it is eliminated.
+    """
     scopes = [frozenset(s) for s in scopes]
-    largest = max((_cells(s, arities) for s in scopes), default=1)
     neighbours: dict[int, set[int]] = {}
     for scope in scopes:
         for v in scope:
@@ -94,16 +109,17 @@ def _min_fill_order(scopes, eliminate, arities) -> tuple[list[int], int]:
         return fill, _cells(neighbours[v] | {v}, arities), v
 
     order: list[int] = []
+    clusters: list[tuple] = []
     while remaining:
         v = min(remaining, key=cost)
         near = neighbours.pop(v)
-        largest = max(largest, _cells(near | {v}, arities))
+        clusters.append(tuple(sorted(near | {v})))
         for a in near:
             neighbours[a].discard(v)
             neighbours[a].update(near - {a})
         remaining.remove(v)
         order.append(v)
-    return order, largest
+    return order, clusters
 
 
 def _combine(factors, out_scope) -> np.ndarray:

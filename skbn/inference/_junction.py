@@ -13,21 +13,15 @@ evidence. A node's posterior is its cluster's belief summed onto it and normalis
 
 from __future__ import annotations
 
-import string
-
 import numpy as np
 
-from skbn.inference._elimination import _product, elimination_order
+from skbn.inference._elimination import _combine, _product, _scaled, min_fill_clusters
 
 __all__ = ["all_marginals"]
 
-_LETTERS = string.ascii_letters
-
 
 def _sum_onto(values: np.ndarray, scope: tuple, out: tuple) -> np.ndarray:
-    letter = {v: _LETTERS[k] for k, v in enumerate(scope)}
-    spec = "..." + "".join(letter[v] for v in scope) + "->..." + "".join(letter[v] for v in out)
-    return np.einsum(spec, values)
+    return _combine([(scope, values)], out)
 
 
 def _expand(values: np.ndarray, scope: tuple, into: tuple) -> np.ndarray:
@@ -42,28 +36,16 @@ def _expand(values: np.ndarray, scope: tuple, into: tuple) -> np.ndarray:
 
 
 def _rescaled(values: np.ndarray, n: int) -> np.ndarray:
-    values = np.broadcast_to(values, (n, *values.shape[1:]))
-    top = values.reshape(n, -1).max(axis=1, initial=0.0)
-    return values / np.where(top > 0, top, 1.0).reshape((n,) + (1,) * (values.ndim - 1))
+    """``values`` divided by each row's largest entry (beliefs are proportional per row)."""
+    return _scaled(values, n, np.zeros(n))
 
 
-def tree_cells(scopes, arities) -> tuple[list[int], list[tuple], int, int]:
-    """The elimination order, the clusters, the largest cluster and all clusters' cells."""
+def tree_cells(scopes, arities) -> tuple[list[int], list[tuple], int]:
+    """The elimination order, its clusters and all clusters' cells (per row)."""
     variables = sorted({v for s in scopes for v in s})
-    order, largest = elimination_order(scopes, variables, arities, "min-fill")
-    neighbours: dict[int, set[int]] = {v: set() for v in variables}
-    for s in scopes:
-        for v in s:
-            neighbours[v].update(set(s) - {v})
-    clusters = []
-    for v in order:
-        near = neighbours.pop(v)
-        clusters.append(tuple(sorted(near | {v})))
-        for a in near:
-            neighbours[a].discard(v)
-            neighbours[a].update(near - {a})
+    order, clusters = min_fill_clusters(scopes, variables, arities)
     total = sum(int(np.prod([arities[u] for u in c], dtype=np.int64)) for c in clusters)
-    return order, clusters, largest, total
+    return order, clusters, total
 
 
 def all_marginals(factors, arities, n: int, plan=None) -> dict[int, np.ndarray]:
@@ -72,7 +54,7 @@ def all_marginals(factors, arities, n: int, plan=None) -> dict[int, np.ndarray]:
     ``factors`` as in :mod:`skbn.inference._elimination` (scopes over ``range(len(arities))``).
     """
     scopes = [s for s, _ in factors]
-    order, clusters, _, _ = plan if plan is not None else tree_cells(scopes, arities)
+    order, clusters, _ = plan if plan is not None else tree_cells(scopes, arities)
     step = {v: k for k, v in enumerate(order)}
     m = len(order)
     parent = [-1] * m

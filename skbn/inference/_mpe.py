@@ -10,37 +10,15 @@ dropped: their most probable state given their parents is part of the explanatio
 
 from __future__ import annotations
 
-import string
-
 import numpy as np
 import pandas as pd
 
-from skbn.inference._discrete import _CELL_BYTES, _likelihoods
-from skbn.inference._elimination import elimination_order
+from skbn.inference._discrete import _CELL_BYTES, _likelihoods, network_factors
+from skbn.inference._elimination import _product, _scaled, elimination_order
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.utils._memory import check_allocation
 
 __all__ = ["most_probable_explanation"]
-
-_LETTERS = string.ascii_letters
-
-
-#: Most factors one ``einsum`` multiplies; a longer product is taken a chunk at a time.
-_MAX_OPERANDS = 16
-
-
-def _joint(factors, scope: tuple, n: int) -> np.ndarray:
-    """The product of ``factors`` over ``scope`` (no variable summed), per row."""
-    factors = list(factors)
-    while len(factors) > _MAX_OPERANDS:
-        chunk, factors = factors[:_MAX_OPERANDS], factors[_MAX_OPERANDS:]
-        own = tuple(sorted({u for s, _ in chunk for u in s}))
-        factors.append((own, _joint(chunk, own, n)))
-    letter = {v: _LETTERS[k] for k, v in enumerate(scope)}
-    terms = ",".join("..." + "".join(letter[v] for v in s) for s, _ in factors)
-    spec = f"{terms}->..." + "".join(letter[v] for v in scope)
-    out = np.einsum(spec, *(values for _, values in factors))
-    return np.broadcast_to(out, (n, *out.shape[1:]))
 
 
 def most_probable_explanation(
@@ -49,13 +27,7 @@ def most_probable_explanation(
     """The joint argmax of every node given the evidence; see :func:`skbn.inference.mpe`."""
     lam, n, batched = _likelihoods(network, evidence, soft_evidence)
     nodes = network.nodes
-    index = {v: k for k, v in enumerate(nodes)}
-    arities = [network.arities[v] for v in nodes]
-    factors = [
-        (tuple(index[u] for u in network.parents[v]) + (index[v],), network.cpts[v][None, ...])
-        for v in nodes
-    ]
-    factors += [((index[v],), table) for v, table in lam.items()]
+    _, arities, factors = network_factors(network, nodes, lam)
     order, cells = elimination_order(
         [s for s, _ in factors], range(len(nodes)), arities, "min-fill"
     )
@@ -71,15 +43,11 @@ def most_probable_explanation(
         group = [f for f in factors if v in f[0]]
         factors = [f for f in factors if v not in f[0]]
         rest = tuple(sorted({u for s, _ in group for u in s} - {v}))
-        product = _joint(group, rest + (v,), n)
-        best = product.argmax(axis=-1)
-        top = product.max(axis=-1)
-        peak = top.reshape(n, -1).max(axis=1, initial=0.0)
-        with np.errstate(divide="ignore"):
-            log_scale += np.log(peak)
-        top = top / np.where(peak > 0, peak, 1.0).reshape((n,) + (1,) * (top.ndim - 1))
-        trace.append((v, rest, best))
-        factors.append((rest, top))
+        product = np.broadcast_to(
+            _product(group, rest + (v,), n, log_scale), (n, *[arities[u] for u in rest + (v,)])
+        )
+        trace.append((v, rest, product.argmax(axis=-1)))
+        factors.append((rest, _scaled(product.max(axis=-1), n, log_scale)))
     assignment = np.zeros((n, len(nodes)), dtype=np.int64)
     rows = np.arange(n)
     for v, rest, best in reversed(trace):

@@ -226,6 +226,10 @@ class DiscreteBayesianNetwork:
         >>> bn.log_likelihood(pd.DataFrame({"a": ["y", "x"]})).round(4).tolist()
         [-0.2877, -1.3863]
         """
+        return self._log_probability(self._codes(X), len(X))
+
+    def _codes(self, X) -> dict[str, np.ndarray]:
+        """The state code of each node's column of the DataFrame ``X`` (labels checked)."""
         columns = _node_columns(X, self.nodes)
         codes = {}
         for v in self.nodes:
@@ -238,7 +242,10 @@ class DiscreteBayesianNetwork:
                     f"states are {list(self.states[v])[:10]}."
                 )
             codes[v] = found
-        total = np.zeros(len(X))
+        return codes
+
+    def _log_probability(self, codes: dict[str, np.ndarray], n: int) -> np.ndarray:
+        total = np.zeros(n)
         with np.errstate(divide="ignore"):
             for v in self.nodes:
                 table = self.cpts[v]

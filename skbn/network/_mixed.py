@@ -265,12 +265,9 @@ class ConditionalGaussianNetwork:
         ndarray of shape (n_samples,)
         """
         frame = X.set_axis(_node_columns(X, self.nodes), axis=1)
-        total = self.discrete_part.log_likelihood(frame[self.discrete_part.nodes])
-        codes = {}
         part = self.discrete_part
-        for v in part.nodes:
-            index = pd.Index(list(part.states[v]))
-            codes[v] = index.get_indexer(frame[v].to_numpy(dtype=object))
+        codes = part._codes(frame[part.nodes])
+        total = part._log_probability(codes, len(frame))
         values = {}
         for v in self.continuous:
             try:
