@@ -5,7 +5,8 @@ A test is a small parameter object (``ChiSquare()``, ``GSquare()``, ``ShrinkageM
 ``FisherZ()``). ``test.bind(X)`` validates the data once; ``bound.test(x, y, cond)`` returns
 a :class:`CIResult` ``(statistic, dof, pvalue)``. Discrete tests count with numba kernels and
 take their p-values from the chi-square distribution (scipy); Fisher's z works from the
-correlation matrix; ``CGMutualInformation()`` tests mixed discrete and continuous data with
+correlation matrix; ``KCI()`` sees nonlinear dependence through Gaussian kernels;
+``CGMutualInformation()`` tests mixed discrete and continuous data with
 conditional-Gaussian likelihood ratios.
 
 A family name stands for a test wherever one is taken: ``PCStable(ci_test="chi_square")``;
@@ -16,6 +17,7 @@ names (pgmpy's, bnlearn's and causal-learn's spellings included).
 from skbn.ci_tests._base import BoundCITest, CIResult, CITest
 from skbn.ci_tests._discrete import ChiSquare, GSquare, ShrinkageMI
 from skbn.ci_tests._gaussian import FisherZ
+from skbn.ci_tests._kernel import KCI
 from skbn.ci_tests._mixed import CGMutualInformation
 from skbn.ci_tests._registry import get_ci_test, get_ci_test_names
 from skbn.ci_tests._testwise import TestwiseDeletion
@@ -28,6 +30,7 @@ __all__ = [
     "ChiSquare",
     "FisherZ",
     "GSquare",
+    "KCI",
     "ShrinkageMI",
     "TestwiseDeletion",
     "get_ci_test",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from skbn.ci_tests._base import CITest
 from skbn.ci_tests._discrete import ChiSquare, GSquare, ShrinkageMI
 from skbn.ci_tests._gaussian import FisherZ
+from skbn.ci_tests._kernel import KCI
 from skbn.ci_tests._mixed import CGMutualInformation
 from skbn.utils._registry import FamilyRegistry
 
@@ -51,6 +52,12 @@ CI_TESTS.register(
     gaussian=FisherZ,
     description="Fisher's z test of zero partial correlation",
     aliases={"fisherz": (None, {}), "zf": (None, {})},
+)
+CI_TESTS.register(
+    "kci",
+    gaussian=KCI,
+    description="kernel conditional-independence test (nonlinear dependence)",
+    aliases={"kernel": (None, {}), "hsic": (None, {})},
 )
 CI_TESTS.register(
     "mi_cg",

@@ -8,7 +8,8 @@
   :mod:`skbn.network` (re-exported here, the types these functions return).
 * :func:`make_linear_gaussian` puts a linear-Gaussian SEM on any DAG;
   :func:`make_conditional_gaussian` makes the last nodes of a discrete network continuous
-  (mixed data with known truth).
+  (mixed data with known truth); :func:`make_additive_noise` draws nonlinear mechanisms and
+  non-Gaussian noise on any DAG (the data of kernel tests and LiNGAM).
 * Random DAGs with an exact arc count: :func:`make_erdos_renyi_dag`,
   :func:`make_scale_free_dag`, :func:`make_small_world_dag`.
 * :func:`replicate_network` builds large networks from copies of a small one, and
@@ -21,6 +22,7 @@ import warnings
 from skbn.datasets._bundled import list_networks, load_network
 from skbn.datasets._gaussian import make_linear_gaussian
 from skbn.datasets._mixed import make_conditional_gaussian
+from skbn.datasets._nonlinear import AdditiveNoiseModel, make_additive_noise
 from skbn.datasets._problems import (
     TRAINING_NETWORKS,
     LatentProblem,
@@ -56,6 +58,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "AdditiveNoiseModel",
     "ConditionalGaussianNetwork",
     "TRAINING_NETWORKS",
     "DiscreteBayesianNetwork",
@@ -63,6 +66,7 @@ __all__ = [
     "LinearGaussianNetwork",
     "list_networks",
     "load_network",
+    "make_additive_noise",
     "make_conditional_gaussian",
     "make_erdos_renyi_dag",
     "make_latent_problem",

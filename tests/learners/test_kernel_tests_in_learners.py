@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Every constraint-based and hybrid learner takes the kernel CI test."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn import learners
+
+#: learners whose edges come from CI tests alone: KCI changes what they find
+CONSTRAINT = ["PCStable", "FCI", "RFCI", "GrowShrink", "IAMB", "HITONPC", "HITONMB"]
+#: learners that test and score: they take KCI, their scores stay linear
+HYBRID = ["MMHC", "OrderMCMC", "BOSSFCI", "GRaSPFCI", "GFCI"]
+
+
+@pytest.fixture(scope="module")
+def fork():
+    """z -> y = z^2 + e and z -> x = sin(2z) + e, beside an independent u.
+
+    z is a symmetric sample, so corr(z, z^2) is exactly 0: a linear test cannot see z - y.
+    """
+    rng = np.random.default_rng(0)
+    half = rng.normal(size=150)
+    z = np.concatenate([half, -half])
+    return pd.DataFrame(
+        {
+            "z": z,
+            "y": z**2 + 0.3 * rng.normal(size=300),
+            "x": np.sin(2 * z) + 0.3 * rng.normal(size=300),
+            "u": rng.normal(size=300),
+        }
+    )
+
+
+def _skeleton(graph):
+    return {frozenset(e) for e in graph.edges()}
+
+
+@pytest.mark.parametrize("name", CONSTRAINT)
+def test_kci_finds_the_nonlinear_adjacency(fork, name):
+    kernel = getattr(learners, name)(ci_test="kci").fit(fork).graph_
+    linear = getattr(learners, name)(ci_test="fisher_z").fit(fork).graph_
+    assert _skeleton(kernel) == {frozenset("zy"), frozenset("zx")}
+    assert frozenset("zy") not in _skeleton(linear)
+
+
+@pytest.mark.parametrize("name", HYBRID)
+def test_hybrid_learners_take_kci(fork, name):
+    graph = getattr(learners, name)(ci_test="kci").fit(fork).graph_
+    assert list(graph.nodes) == list(fork.columns)
+    assert frozenset("zx") in _skeleton(graph)
+    assert not any("u" in edge for edge in _skeleton(graph))
