@@ -40,6 +40,9 @@ from skbn.utils._warnings import stack_level
 
 __all__ = ["BaseStructureLearner"]
 
+#: How an error names a data kind to a user.
+_KIND_WORDS = {"gaussian": "continuous"}
+
 
 def _check_names(given, names) -> None:
     """Refuse columns that differ from the fit-time ones."""
@@ -291,6 +294,13 @@ class BaseStructureLearner(BaseEstimator):
         except ValueError as exc:
             if kind == "auto":
                 raise
+            if not self._family_parameters:  # no score or test to swap: only the data can change
+                found = str(exc).split(";")[0].split(". ")[0].rstrip(".")
+                words = _KIND_WORDS.get(kind, kind)
+                raise ValueError(
+                    f"{type(self).__name__} models {words} data only: {found}. Cast numeric "
+                    "columns with X.astype(float) (on the command line, --kind gaussian)."
+                ) from None
             specs = ", ".join(
                 f"{name}={getattr(self, name)!r}"
                 for name in self._family_parameters

@@ -128,21 +128,25 @@ def run(args) -> None:
     # options the chosen learner would not use are refused, not ignored
     # ("auto" is BOSS or FGES: a score)
     takes_test = learners_taking("ci_test")
+    takes_score = [*learners_taking("criterion"), "auto"]
+    if args.learner in takes_score:
+        what = "takes a score (--score)"
+    elif args.learner in takes_test:
+        what = "takes a CI test (--test)"
+    else:
+        what = "takes neither a score nor a CI test"
     if args.test is not None and args.learner not in takes_test:
         raise ValueError(
-            f"--test applies to {and_list(takes_test)}; --learner {args.learner} takes a score "
-            "(--score)."
+            f"--test applies to {and_list(takes_test)}; --learner {args.learner} {what}."
         )
     takes_alpha = learners_taking("alpha")
     if args.alpha is not None and args.learner not in takes_alpha:
         raise ValueError(
             f"--alpha applies to {and_list(takes_alpha)} (a CI test's level); --learner "
-            f"{args.learner} takes a score (--score)."
+            f"{args.learner} {what}."
         )
-    if args.score is not None and args.learner not in [*learners_taking("criterion"), "auto"]:
-        raise ValueError(
-            f"--score does not apply to --learner {args.learner}, which takes a CI test (--test)."
-        )
+    if args.score is not None and args.learner not in takes_score:
+        raise ValueError(f"--score does not apply to --learner {args.learner}, which {what}.")
     knowledge = knowledge_params(args)  # so do unreadable knowledge files
     X, truth, source = load_source(args)
     data = check_data(X, missing="allow")  # the learner says if it takes missing values

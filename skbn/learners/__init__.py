@@ -30,7 +30,10 @@ line's ``--learner auto``), chosen by measurement over the bundled networks.
 ``get_learner(name, **params)`` builds a learner from its short name (the command line's
 ``--learner``: ``hc``, ``tabu``, ``fges``, ``boss``, ``grasp``, ``pc``, ``fci``, ``rfci``, ``gfci``,
 ``boss-fci``, ``grasp-fci``, ``mmhc``,
-``exact``, ``mcmc``), or ``"auto"``.
+``exact``, ``mcmc``, ``lingam``), or ``"auto"``.
+
+Linear non-Gaussian data: ``DirectLiNGAM`` finds a causal order from pairwise likelihood
+ratios and returns the full DAG with its arc weights.
 """
 
 from skbn.learners._blanket import HITONMB, HITONPC, IAMB, GrowShrink
@@ -40,6 +43,7 @@ from skbn.learners._fci import FCI
 from skbn.learners._fges import FGES
 from skbn.learners._grasp import GRaSP
 from skbn.learners._hill_climb import HillClimb
+from skbn.learners._lingam import DirectLiNGAM
 from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
@@ -51,6 +55,7 @@ from skbn.learners._tabu import TabuSearch
 from skbn.learners._trees import TAN, ChowLiu
 
 __all__ = [
+    "DirectLiNGAM",
     "BOSS",
     "BOSSFCI",
     "FCI",

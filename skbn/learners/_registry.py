@@ -9,6 +9,7 @@ from skbn.learners._fci import FCI
 from skbn.learners._fges import FGES
 from skbn.learners._grasp import GRaSP
 from skbn.learners._hill_climb import HillClimb
+from skbn.learners._lingam import DirectLiNGAM
 from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
@@ -44,6 +45,7 @@ LEARNERS = {
     "mmhc": MMHC,
     "exact": ExactSearch,
     "mcmc": OrderMCMC,
+    "lingam": DirectLiNGAM,
 }
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from skbn.datasets import load_network, make_problem
+from skbn.datasets import load_network, make_additive_noise, make_problem
 from skbn.ensemble import PEFLearner
 from skbn.learners import (
     BOSS,
@@ -20,6 +20,7 @@ from skbn.learners import (
     GFCI,
     MMHC,
     RFCI,
+    DirectLiNGAM,
     ExactSearch,
     GRaSP,
     GRaSPFCI,
@@ -38,6 +39,9 @@ def problems():
         "gaussian": make_problem("insurance", n_samples=800, random_state=2)[0],
         "small": load_network("insurance").sample(1500, random_state=4).iloc[:, :11],
         "replicated": make_problem("child", n_nodes=60, n_samples=400, random_state=3)[0],
+        "non-gaussian": make_additive_noise(
+            load_network("asia").graph, mechanism="linear", noise="uniform", random_state=6
+        ).sample(1000, random_state=6),
     }
 
 
@@ -58,6 +62,7 @@ CASES = [
     (ExactSearch(max_indegree=2), ["small"]),
     (OrderMCMC(n_iter=400, random_state=0), ["small"]),
     (PEFLearner(), ["replicated"]),
+    (DirectLiNGAM(), ["non-gaussian"]),
 ]
 
 
