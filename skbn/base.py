@@ -13,7 +13,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
@@ -21,11 +20,8 @@ from skbn.ci_tests._registry import CI_TESTS
 from skbn.constraints import CONSTRAINT_KINDS, EdgeConstraints
 from skbn.data import (
     ROWS_PER_PARAMETER,
-    DiscreteData,
     FewRowsWarning,
-    GaussianData,
     MissingValuesError,
-    MixedData,
     check_data,
 )
 from skbn.graph._array import name_order, pdag_to_dag_array
@@ -42,64 +38,6 @@ __all__ = ["BaseStructureLearner"]
 
 #: How an error names a data kind to a user.
 _KIND_WORDS = {"gaussian": "continuous"}
-
-
-def _check_names(given, names) -> None:
-    """Refuse columns that differ from the fit-time ones."""
-    given = [str(c) for c in given]
-    if given != names:
-        raise ValueError(
-            "The feature names should match those that were passed during fit. "
-            f"Expected {names[:8]}{'...' if len(names) > 8 else ''}, "
-            f"got {given[:8]}{'...' if len(given) > 8 else ''}."
-        )
-
-
-def _encode_column(name, column: pd.Series, states, missing: str = "error") -> np.ndarray:
-    """Codes of a column in the fit-time ``states``.
-
-    With ``missing="error"`` missing or unseen values are refused; with ``"allow"`` they get
-    the code -1 (a classifier marginalises them). A value that differs from a state only by
-    its type (0 where fit saw "0") is refused either way: it is not a new category.
-    """
-    absent = column.isna().to_numpy()
-    if missing == "error" and absent.any():
-        raise ValueError(f"Column {name!r} contains missing values (NaN/None).")
-    index = pd.Index(list(states))
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        # map the categories once, then their codes (-1 stays missing)
-        codes = np.append(index.get_indexer(column.cat.categories), -1)[column.cat.codes]
-    elif column.dtype.kind in "biuf" and index.inferred_type in ("integer", "floating"):
-        codes = index.get_indexer(column.to_numpy())  # numeric hashing, no boxing
-    else:
-        codes = index.get_indexer(column.to_numpy(dtype=object))
-    unseen = (codes < 0) & ~absent
-    if unseen.any():
-        values = column[unseen].drop_duplicates().tolist()[:100]  # Python scalars
-        as_text = {str(s) for s in states}
-        if missing == "error" or any(str(v) in as_text for v in values):
-            raise _unseen_values(name, values, states)
-    return codes
-
-
-def _unseen_values(name, unseen, states) -> ValueError:
-    unseen = set(unseen)
-    as_text = {str(s): s for s in states}
-    lookalikes = [v for v in unseen if str(v) in as_text]
-    if lookalikes:
-        # the same text, another type: 1 against "1", 1.0 against 1
-        value = lookalikes[0]
-        state = as_text[str(value)]
-        return ValueError(
-            f"Column {name!r} holds {value!r} ({type(value).__name__}) where fit saw "
-            f"{state!r} ({type(state).__name__}): the same text, another type. Give the "
-            f"column the type it had during fit (e.g. X[{name!r}].astype(str))."
-        )
-    return ValueError(
-        f"Column {name!r} has values not seen during fit: "
-        f"{sorted(map(str, unseen))[:5]}; the fitted states are "
-        f"{list(map(str, states))[:10]}."
-    )
 
 
 def _warn_if_few_rows(dag, data) -> None:
@@ -321,8 +259,8 @@ class BaseStructureLearner(BaseEstimator):
         A, graph_kind = self._prepare_and_learn(data)
         record_features(self, data.names)
         self.data_kind_ = data.kind
-        self._states = data.states if isinstance(data, (DiscreteData, MixedData)) else None
-        self._discrete_columns = data.discrete.copy() if isinstance(data, MixedData) else None
+        # names, kinds and states: what score_samples and network_ encode new rows against
+        self._schema = data.schema
         if graph_kind == "pag":
             # an endpoint matrix; a PAG holds no one DAG to fit parameters on
             self.graph_ = from_endpoint_matrix(A, data.names, kind="pag")
@@ -407,109 +345,12 @@ class BaseStructureLearner(BaseEstimator):
 
     # -- density ----------------------------------------------------------------------------
 
-    def _encode_mixed_like_fit(self, X):
-        """Codes and values of X for a network fitted on mixed data (fit-time states)."""
-        names = list(self.feature_names_in_)
-        discrete = self._discrete_columns
-        if isinstance(X, (DiscreteData, GaussianData)):
-            X = check_data(X, kind="mixed")
-        if isinstance(X, MixedData):
-            _check_names(X.names, names)
-            if not np.array_equal(X.discrete, discrete):
-                wrong = [n for n, a, b in zip(names, X.discrete, discrete) if a != b]
-                raise ValueError(
-                    f"Columns {wrong[:8]} are not of the kind (discrete or continuous) they "
-                    "had during fit."
-                )
-            wider = X.with_states(self._states)
-            for j, name in enumerate(names):
-                unseen = wider.states[j][len(self._states[j]) :] if discrete[j] else ()
-                if unseen:
-                    raise _unseen_values(name, unseen, self._states[j])
-            return wider.codes, X.values
-        frame = X if isinstance(X, pd.DataFrame) else None
-        if frame is not None:
-            _check_names(X.columns, names)
-        else:
-            arr = np.asarray(X, dtype=object)
-            if arr.ndim != 2 or arr.shape[1] != len(names):
-                raise ValueError(
-                    f"Expected 2-D data with {len(names)} columns, got shape {arr.shape}."
-                )
-            frame = pd.DataFrame({n: arr[:, j] for j, n in enumerate(names)})
-        n = len(frame)
-        codes = np.zeros((n, len(names)), dtype=np.int16, order="F")
-        values = np.zeros((n, len(names)), dtype=np.float64, order="F")
-        for j, name in enumerate(names):
-            column = frame.iloc[:, j]
-            if discrete[j]:
-                codes[:, j] = _encode_column(name, column, self._states[j])
-            else:
-                if column.isna().any():
-                    raise ValueError(f"Column {name!r} contains missing values (NaN/None).")
-                try:
-                    values[:, j] = column.to_numpy(dtype=np.float64)
-                except (TypeError, ValueError):
-                    raise ValueError(
-                        f"Column {name!r} was continuous during fit; it must hold numbers."
-                    ) from None
-                if not np.isfinite(values[:, j]).all():
-                    raise ValueError(f"Column {name!r} contains infinite values.")
-        return codes, values
-
     def _encode_like_fit(self, X):
-        """Encode X with the fit-time columns and (for discrete data) state labels."""
-        if getattr(self, "_discrete_columns", None) is not None:
-            return self._encode_mixed_like_fit(X)
-        names = list(self.feature_names_in_)
-        if isinstance(X, MixedData):
-            raise ValueError(
-                "X is mixed discrete and continuous data; the network was fitted on "
-                f"{'continuous' if self._states is None else 'discrete'} data."
-            )
-        if isinstance(X, (DiscreteData, GaussianData)):
-            # already checked (a resample of the engine): same columns, codes or values
-            _check_names(X.names, names)
-            if self._states is None:
-                if not isinstance(X, GaussianData):
-                    raise ValueError("X is discrete data; the network was fitted on continuous.")
-                return X.values
-            if not isinstance(X, DiscreteData):
-                raise ValueError("X is continuous data; the network was fitted on discrete.")
-            if X.states == tuple(tuple(s) for s in self._states):
-                return X.codes
-            # the fit-time states first; any state beyond them was not seen during fit
-            wider = X.with_states(self._states)
-            for j, name in enumerate(names):
-                unseen = wider.states[j][len(self._states[j]) :]
-                if unseen:
-                    raise _unseen_values(name, unseen, self._states[j])
-            return wider.codes
-        if isinstance(X, pd.DataFrame):
-            _check_names(X.columns, names)
-            frame = X
-        else:
-            arr = np.asarray(X)
-            if arr.ndim != 2:
-                raise ValueError(
-                    f"Expected 2-D data, got an array with {arr.ndim} dimension(s); reshape "
-                    "a single row with X.reshape(1, -1)."
-                )
-            if arr.shape[1] != len(names):
-                raise ValueError(
-                    f"X has {arr.shape[1]} features, but {type(self).__name__} is expecting "
-                    f"{len(names)} features as input."
-                )
-            frame = pd.DataFrame({n: arr[:, j] for j, n in enumerate(names)})
-        if self._states is None:
-            values = frame.to_numpy(dtype=np.float64) if len(frame) else np.zeros((0, len(names)))
-            if not np.all(np.isfinite(values)):
-                raise ValueError("X contains NaN or infinite values.")
-            return values
-        codes = np.empty((len(frame), len(names)), dtype=np.int16, order="F")
-        for j, name in enumerate(names):
-            codes[:, j] = _encode_column(name, frame.iloc[:, j], self._states[j])
-        return codes
+        """X's rows in the fit-time encoding: codes, values, or (codes, values) if mixed."""
+        rows = self._schema.encode(X, who=type(self).__name__)
+        if rows.codes is None:
+            return rows.values
+        return rows.codes if rows.values is None else (rows.codes, rows.values)
 
     def score_samples(self, X) -> np.ndarray:
         """Log-likelihood of each row under the fitted network.
@@ -539,12 +380,10 @@ class BaseStructureLearner(BaseEstimator):
         if len(encoded[0] if isinstance(encoded, tuple) else encoded) == 0:
             raise ValueError("X has 0 rows; scoring needs at least one.")
         if isinstance(self.parameters_, DiscreteParameters):
-            arities = np.array([len(s) for s in self._states], dtype=np.int64)
-            return self.parameters_.log_likelihood_rows(encoded, arities)
+            return self.parameters_.log_likelihood_rows(encoded, self._schema.arities())
         if isinstance(self.parameters_, CGParameters):
             codes, values = encoded
-            arities = np.array([max(len(s), 1) for s in self._states], dtype=np.int64)
-            return self.parameters_.log_likelihood_rows(codes, arities, values)
+            return self.parameters_.log_likelihood_rows(codes, self._schema.arities(), values)
         return self.parameters_.log_likelihood_rows(encoded)
 
     @property
@@ -584,9 +423,9 @@ class BaseStructureLearner(BaseEstimator):
             )
         names = [str(v) for v in self.feature_names_in_]
         if isinstance(self.parameters_, CGParameters):
-            return self.parameters_.to_network(names, self._states, name=type(self).__name__)
+            return self.parameters_.to_network(names, self._schema.states, name=type(self).__name__)
         if isinstance(self.parameters_, DiscreteParameters):
-            return self.parameters_.to_network(names, self._states, name=type(self).__name__)
+            return self.parameters_.to_network(names, self._schema.states, name=type(self).__name__)
         return self.parameters_.to_network(names)
 
     def score(self, X, y=None) -> float:

@@ -29,7 +29,7 @@ from skbn._supervised import (
     structure_dag,
     supervised_data,
 )
-from skbn.base import BaseStructureLearner, _encode_column
+from skbn.base import BaseStructureLearner
 from skbn.graph._convert import from_adjacency
 from skbn.inference._elimination import elimination_order, sum_out
 from skbn.network._parameters import DiscreteParameters, fit_parameters
@@ -227,11 +227,9 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         self.graph_ = from_adjacency(dag, data.names, kind="dag")
         self.parameters_ = fit_parameters(data, dag, self.alpha, per_cell=True)
         self._data_kind = data.kind
-        self._states = data.states if hasattr(data, "states") else None
-        self._discrete = data.discrete.copy() if hasattr(data, "discrete") else None
-        self._arities = np.array(
-            [max(len(s), 1) for s in self._states] if self._states else [], dtype=np.int64
-        )
+        # the features' names, kinds and states: what predict encodes new rows against
+        self._schema = data.schema.take(slice(0, p - 1))
+        self._arities = data.schema.arities()
         self.markov_blanket_ = np.array(
             [data.names[j] for j in blanket_of(dag, target)], dtype=object
         )
@@ -285,19 +283,15 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         check_kept_continuous(frame, self._binning)
         frame = self._binning.transform(frame)
         n, p = len(frame), len(self._names) + 1
+        rows = self._schema.encode(frame, missing="allow", unknown="missing")
         codes = np.zeros((n, p), dtype=np.int64)
-        values = np.zeros((n, p)) if self._data_kind == "mixed" else None
-        unseen = []
-        for j, name in enumerate(self._names):
-            column = frame[name]
-            if self._discrete is not None and not self._discrete[j]:
-                values[:, j] = column.to_numpy(dtype=np.float64)
-            else:
-                encoded = _encode_column(name, column, self._states[j], missing="allow")
-                codes[:, j] = encoded
-                new = encoded < 0  # contiguous, unlike the column of codes
-                if new.any() and (new := new & ~column.isna().to_numpy()).any():
-                    unseen.append((name, column[new].drop_duplicates().tolist()))
+        if rows.codes is not None:
+            codes[:, :-1] = rows.codes
+        values = None
+        if self._data_kind == "mixed":
+            values = np.zeros((n, p))
+            values[:, :-1] = rows.values
+        unseen = rows.unseen
         if unseen and self.handle_unknown != "ignore":
             shown = "; ".join(f"{name!r}: {values_[:5]}" for name, values_ in unseen[:5])
             if self.handle_unknown == "error":
@@ -364,7 +358,7 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
                 if m not in barren and all(c in barren for c in children[m]):
                     barren.add(m)
                     changed = True
-        discrete = self._discrete if self._discrete is not None else np.ones(target + 1, bool)
+        discrete = np.append(self._schema.discrete, True)  # the class is discrete
         kept = [m for m in missing if m not in barren]
         gone = [m for m in kept if discrete[m]]
         integrated = self._integrated([m for m in kept if not discrete[m]])

@@ -22,8 +22,8 @@ The one exception: when discrete data is explicitly required, float columns hold
 numbers are read as codes, because that is what ``KBinsDiscretizer(encode="ordinal")`` returns.
 
 The package is split by concern: ``_limits`` (the limits, warnings and errors), ``_containers``
-(the three containers), ``_check`` (:func:`check_data`) and ``_screen`` (the blocked
-correlation screen).
+(the three containers), ``_schema`` (:class:`DataSchema`, the one encoder of new rows),
+``_check`` (:func:`check_data`) and ``_screen`` (the blocked correlation screen).
 """
 
 from skbn.data._check import check_data
@@ -40,12 +40,15 @@ from skbn.data._limits import (
     MissingValuesError,
     SparselyObservedWarning,
 )
+from skbn.data._schema import DataSchema, EncodedRows
 from skbn.data._screen import thresholded_correlations as thresholded_correlations
 
 __all__ = [
     "DENSE_COVARIANCE_MAX",
     "DataKindWarning",
+    "DataSchema",
     "DiscreteData",
+    "EncodedRows",
     "FewRowsWarning",
     "GaussianData",
     "INTEGER_STATES_WARNING",
@@ -61,7 +64,9 @@ __all__ = [
 # the public classes keep the name users see in warnings, reprs and the documentation
 for _cls in (
     DataKindWarning,
+    DataSchema,
     DiscreteData,
+    EncodedRows,
     FewRowsWarning,
     GaussianData,
     MissingValuesError,

@@ -11,6 +11,7 @@ import pandas as pd
 
 from skbn._kernels.screen import centred_squares
 from skbn.data._limits import DENSE_COVARIANCE_MAX, _readonly
+from skbn.data._schema import DataSchema
 from skbn.data._screen import thresholded_correlations
 
 
@@ -70,6 +71,11 @@ class DiscreteData(_Observed):
         self.arities = _readonly(np.asarray(arities, dtype=np.int64))
         self.states = tuple(tuple(s) for s in states)
         self.names = tuple(names)
+
+    @property
+    def schema(self) -> DataSchema:
+        """Names, kinds and state labels: what new rows are encoded against."""
+        return DataSchema(self.names, np.ones(len(self.names), bool), self.states)
 
     @property
     def n_samples(self) -> int:
@@ -225,6 +231,11 @@ class GaussianData(_Observed):
     def values(self) -> np.ndarray:
         """The data, shape (n_samples, n_features)."""
         return self._values
+
+    @property
+    def schema(self) -> DataSchema:
+        """Names and kinds (every column continuous): what new rows are encoded against."""
+        return DataSchema(self.names, np.zeros(len(self.names), bool), ((),) * len(self.names))
 
     @property
     def n_samples(self) -> int:
@@ -438,6 +449,11 @@ class MixedData(_Observed):
         self.values = _readonly(np.asfortranarray(values, dtype=np.float64))
         self.discrete = _readonly(np.asarray(discrete, dtype=bool))
         self.names = tuple(names)
+
+    @property
+    def schema(self) -> DataSchema:
+        """Names, kinds and state labels: what new rows are encoded against."""
+        return DataSchema(self.names, self.discrete, self.states)
 
     @property
     def n_samples(self) -> int:

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from skbn.data._schema import encode_column, unseen_values_error
 from skbn.inference._elimination import elimination_order, sum_out
 from skbn.inference._junction import all_marginals, tree_cells
 from skbn.network._discrete import DiscreteBayesianNetwork
@@ -58,34 +59,23 @@ def _state_code(network, node, value) -> int:
     for k, state in enumerate(states):
         if str(state) == str(value):
             return k
-    raise _not_states(node, [str(value)], states)
-
-
-def _not_states(node, unknown, states) -> ValueError:
-    return ValueError(
-        f"Evidence on {node!r} holds values that are not its states: {unknown}; its "
-        f"states are {list(states)[:10]}."
-    )
+    raise unseen_values_error(node, [str(value)], states, origin="evidence")
 
 
 def _state_codes(network, node, values) -> np.ndarray:
     """Codes of the state labels ``values`` of ``node`` (-1 where a value is missing)."""
     if len(values) == 1 and not isinstance(values, pd.Series):
         return np.array([_state_code(network, node, values[0])])
-    states = network.states[node]
-    column = pd.Series(values)
-    absent = column.isna().to_numpy()
-    index = pd.Index(list(states))
-    codes = index.get_indexer(column.to_numpy(dtype=object))
-    if np.any((codes < 0) & ~absent):
-        # labels read from a file are text: accept 1 for "1" when no state is the number 1
-        as_text = pd.Index([str(s) for s in states])
-        retry = as_text.get_indexer(column.astype(str).to_numpy(dtype=object))
-        codes = np.where((codes < 0) & ~absent, retry, codes)
-    bad = (codes < 0) & ~absent
-    if bad.any():
-        raise _not_states(node, sorted({str(v) for v in column[bad]})[:5], states)
-    return np.where(absent, -1, codes)
+    # labels read from a file are text: 1 is taken for "1" when no state is the number 1
+    codes, _ = encode_column(
+        node,
+        pd.Series(values),
+        network.states[node],
+        missing="allow",
+        origin="evidence",
+        match_text=True,
+    )
+    return codes
 
 
 def _likelihoods(network, evidence, soft_evidence) -> tuple[dict, int, bool]:

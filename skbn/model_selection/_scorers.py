@@ -65,15 +65,16 @@ class _StructureScorer:
         learner, Xt = _learner_and_data(estimator, X)
         graph = _fitted_graph(learner)
         data = check_data(Xt, kind=getattr(learner, "data_kind_", "auto"))
-        fit_states = getattr(learner, "_states", None)
+        schema = getattr(learner, "_schema", None)  # skbn's learners; other estimators lack it
         if (
-            fit_states is not None
+            schema is not None
+            and schema.kind == "discrete"
             and isinstance(data, DiscreteData)
-            and list(data.names) == list(getattr(learner, "feature_names_in_", ()))
+            and data.names == schema.names
         ):
             # the levels seen at fit time count, also those the held-out rows lack (string
             # columns keep only the levels present, categorical ones keep all)
-            data = data.with_states(fit_states)
+            data = data.with_states(schema.states)
         score = self._choose(learner, data)
         try:
             dag = to_dag(graph)

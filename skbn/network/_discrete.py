@@ -11,6 +11,7 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
+from skbn.data._schema import DataSchema
 from skbn.graph._array import topological_sort_array
 from skbn.graph._learned import LearnedGraph
 from skbn.utils._memory import check_allocation
@@ -228,21 +229,21 @@ class DiscreteBayesianNetwork:
         """
         return self._log_probability(self._codes(X), len(X))
 
+    @property
+    def schema(self) -> DataSchema:
+        """Node names and state labels: what rows are encoded against (nodes in order)."""
+        return DataSchema(
+            self.nodes,
+            np.ones(len(self.nodes), bool),
+            [self.states[v] for v in self.nodes],
+            origin="network",
+        )
+
     def _codes(self, X) -> dict[str, np.ndarray]:
         """The state code of each node's column of the DataFrame ``X`` (labels checked)."""
-        columns = _node_columns(X, self.nodes)
-        codes = {}
-        for v in self.nodes:
-            column = X.iloc[:, columns.index(v)]
-            found = pd.Index(list(self.states[v])).get_indexer(column.to_numpy(dtype=object))
-            if np.any(found < 0):
-                bad = sorted(map(str, set(column[found < 0])))[:5]
-                raise ValueError(
-                    f"Column {v!r} has values that are not states of the node: {bad}; its "
-                    f"states are {list(self.states[v])[:10]}."
-                )
-            codes[v] = found
-        return codes
+        frame = X.set_axis(_node_columns(X, self.nodes), axis=1)[list(self.nodes)]
+        codes = self.schema.encode(frame).codes
+        return {v: codes[:, k].astype(np.int64) for k, v in enumerate(self.nodes)}
 
     def _log_probability(self, codes: dict[str, np.ndarray], n: int) -> np.ndarray:
         total = np.zeros(n)

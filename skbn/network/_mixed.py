@@ -10,6 +10,7 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
+from skbn.data._schema import DataSchema
 from skbn.graph._array import topological_sort_array
 from skbn.graph._learned import LearnedGraph
 from skbn.network._discrete import DiscreteBayesianNetwork, _check_n_samples, _node_columns
@@ -249,6 +250,17 @@ class ConditionalGaussianNetwork:
             values[v] = mean + np.sqrt(var) * rng.standard_normal(n)
         return pd.DataFrame({v: frame[v] if v in codes else values[v] for v in self.nodes})
 
+    @property
+    def schema(self) -> DataSchema:
+        """Node names, kinds and state labels: what rows are encoded against (nodes in order)."""
+        states = self.discrete_part.states
+        return DataSchema(
+            self.nodes,
+            [v in states for v in self.nodes],
+            [states.get(v, ()) for v in self.nodes],
+            origin="network",
+        )
+
     def log_likelihood(self, X) -> np.ndarray:
         """Log-density of each row of ``X``.
 
@@ -264,18 +276,13 @@ class ConditionalGaussianNetwork:
         -------
         ndarray of shape (n_samples,)
         """
-        frame = X.set_axis(_node_columns(X, self.nodes), axis=1)
+        frame = X.set_axis(_node_columns(X, self.nodes), axis=1)[list(self.nodes)]
+        rows = self.schema.encode(frame)
+        position = {v: k for k, v in enumerate(self.nodes)}
         part = self.discrete_part
-        codes = part._codes(frame[part.nodes])
+        codes = {v: rows.codes[:, position[v]].astype(np.int64) for v in part.nodes}
         total = part._log_probability(codes, len(frame))
-        values = {}
-        for v in self.continuous:
-            try:
-                values[v] = frame[v].to_numpy(dtype=np.float64)
-            except (TypeError, ValueError):
-                raise ValueError(f"Column {v!r} is continuous; it must hold numbers.") from None
-            if not np.all(np.isfinite(values[v])):
-                raise ValueError(f"Column {v!r} contains NaN or infinite values.")
+        values = {v: rows.values[:, position[v]] for v in self.continuous}
         n = len(frame)
         for v in self.continuous:
             mean, var = self._moments(v, codes, values, n)

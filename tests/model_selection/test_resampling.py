@@ -72,7 +72,7 @@ def test_rows_of_the_encoded_data_keep_every_state(asia):
     frame = asia.astype(str)
     rows = np.flatnonzero(frame["asia"] == "no")[:200]
     (out,) = run_fits([FitJob(HillClimb(), train=rows)], frame, return_estimator=True)
-    assert out.estimator._states[0] == ("no", "yes")
+    assert out.estimator._schema.states[0] == ("no", "yes")
     direct = HillClimb().fit(check_data(frame).take(rows))
     assert out.estimator.score_ == direct.score_
 
