@@ -15,6 +15,8 @@ it (``missing``) and the caller fills it in with the bound score, then resumes.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -27,6 +29,48 @@ from skbn._kernels.sorting import argsort_stable, sort_int64
 
 #: Status of a sweep: finished, or stopped for missing nodes.
 DONE = -1
+
+# The state the kernels share travels as named tuples of arrays, built by their Python owner
+# (``skbn.learners._boss._Forest``) and rebuilt whenever it enlarges an array.
+
+#: What a walk reads: each variable's root node, each node's branches (``first``,
+#: ``n_branch``, ``branch_var``), the table of the branches made nodes (``children``) and
+#: each node's shrunk score (NaN until shrunk).
+Trees = namedtuple("Trees", ["roots", "n_branch", "first", "branch_var", "children", "shrink"])
+#: The rest of the node pool, written when a node is made, expanded or shrunk: its variable
+#: (``owner``), the node above it (``up``) and the branch's variable and rank there
+#: (``var``, ``rank``), its grow score, the expanded nodes in order, the parents each shrunk
+#: node keeps (``kept_first``, ``kept_len`` into ``kept_pool``) and the used lengths
+#: (``sizes``: nodes, branches, kept parents, expansions).
+Pool = namedtuple(
+    "Pool",
+    [
+        "owner",
+        "up",
+        "var",
+        "rank",
+        "grow",
+        "expanded",
+        "kept_first",
+        "kept_len",
+        "kept_pool",
+        "sizes",
+    ],
+)
+#: Required arcs as compressed rows: each variable's required parents and children.
+Required = namedtuple("Required", ["parent_ptr", "parents", "child_ptr", "children"])
+#: Look-ups a kernel could not answer, for its caller to fill in: row ``r`` is the variable
+#: ``variables[r]`` within the prefix ``prefixes[r]``.
+Requests = namedtuple("Requests", ["variables", "prefixes"])
+#: A sweep's order (and each variable's position in it), its scratch (the prefix mask, the
+#: scores of the insertion points, the marks of :func:`_walk_marking`), each variable's score
+#: under the order (NaN when unknown) and the bit index of which trees hold which variable.
+Moves = namedtuple(
+    "Moves", ["order", "position", "in_prefix", "scores", "current", "touches", "marks"]
+)
+#: A Gaussian likelihood score as the fill kernel computes it: the covariance matrix, its
+#: diagonal, the rows, the penalty per parameter, and the allowed arcs (0 x 0 for all).
+GaussianFamily = namedtuple("GaussianFamily", ["cov", "diag", "n", "per_param", "allowed"])
 
 
 @njit(cache=True)
@@ -57,14 +101,15 @@ def rehash_children(old, new):
 
 
 @njit(cache=True)
-def _walk_to(v, roots, in_prefix, n_branch, first, branch_var, children):
+def _walk_to(v, trees, in_prefix):
     """Grow ``v``'s parent set greedily within the prefix, over the nodes made so far.
 
     Returns ``(node, b)``: the last node reached, and ``b = -1`` when it is final (no branch
     in the prefix), ``-2`` when it is not expanded yet, or else the branch taken from it
-    whose node is not made yet (``_child(children, b) < 0``).
+    whose node is not made yet (``_child(trees.children, b) < 0``).
     """
-    node = roots[v]
+    node = trees.roots[v]
+    n_branch, first, branch_var = trees.n_branch, trees.first, trees.branch_var
     while True:
         nb = n_branch[node]
         if nb < 0:
@@ -77,20 +122,20 @@ def _walk_to(v, roots, in_prefix, n_branch, first, branch_var, children):
                 break
         if found < 0:
             return node, -1
-        nxt = _child(children, found)
+        nxt = _child(trees.children, found)
         if nxt < 0:
             return node, found
         node = nxt
 
 
 @njit(cache=True)
-def _walk(v, roots, in_prefix, n_branch, first, branch_var, children):
+def _walk(v, trees, in_prefix):
     """Grow ``v``'s parent set greedily within the prefix; the node reached, and if final.
 
     A walk that takes a branch not made a node yet returns ``-2 - b`` for branch ``b``
     (not final), as it returns a node not expanded yet: either way the look-up is missing.
     """
-    node, b = _walk_to(v, roots, in_prefix, n_branch, first, branch_var, children)
+    node, b = _walk_to(v, trees, in_prefix)
     if b == -1:
         return node, True
     if b == -2:
@@ -99,13 +144,14 @@ def _walk(v, roots, in_prefix, n_branch, first, branch_var, children):
 
 
 @njit(cache=True)
-def _walk_marking(v, roots, in_prefix, n_branch, first, branch_var, children, marks, stamp):
+def _walk_marking(v, trees, in_prefix, marks, stamp):
     """Walk as :func:`_walk` does, marking the variables that could change the walk.
 
     Every branch passed over on the way and every branch of the node reached gets
     ``marks[var] = stamp``: only one of them joining the prefix can change where it ends.
     """
-    node = roots[v]
+    node = trees.roots[v]
+    n_branch, first, branch_var = trees.n_branch, trees.first, trees.branch_var
     while True:
         nb = n_branch[node]
         if nb < 0:
@@ -119,7 +165,7 @@ def _walk_marking(v, roots, in_prefix, n_branch, first, branch_var, children, ma
             marks[branch_var[k]] = stamp
         if found < 0:
             return node, True
-        nxt = _child(children, found)
+        nxt = _child(trees.children, found)
         if nxt < 0:
             return -2 - found, False
         node = nxt
@@ -136,41 +182,38 @@ def _next_stamp(marks):
 
 
 @njit(cache=True)
-def walk(v, roots, in_prefix, n_branch, first, branch_var, children):
+def walk(v, trees, in_prefix):
     """Python's entry to :func:`_walk`."""
-    return _walk(v, roots, in_prefix, n_branch, first, branch_var, children)
+    return _walk(v, trees, in_prefix)
 
 
 @njit(cache=True)
-def walk_to(v, roots, in_prefix, n_branch, first, branch_var, children):
+def walk_to(v, trees, in_prefix):
     """Python's entry to :func:`_walk_to`."""
-    return _walk_to(v, roots, in_prefix, n_branch, first, branch_var, children)
+    return _walk_to(v, trees, in_prefix)
 
 
 @njit(cache=True)
-def _record(v, in_prefix, missing, missing_prefix, count):
-    if count < missing.shape[0]:
-        missing[count] = v
-        missing_prefix[count, :] = in_prefix
+def _record(v, in_prefix, requests, count):
+    if count < requests.variables.shape[0]:
+        requests.variables[count] = v
+        requests.prefixes[count, :] = in_prefix
     return count + 1
 
 
 @njit(cache=True)
-def _lookup(
-    v, roots, in_prefix, n_branch, first, branch_var, children, shrink, missing,
-    missing_prefix, count,
-):  # fmt: skip
+def _lookup(v, trees, in_prefix, requests, count):
     """Best score of ``v`` with parents from the prefix; NaN if unknown.
 
-    An unknown look-up is recorded as ``missing[count] = v`` with its prefix in row ``count``
-    of ``missing_prefix``, so the caller can finish it in one go.
+    An unknown look-up is recorded as row ``count`` of ``requests`` (the variable and its
+    prefix), so the caller can finish it in one go.
     """
-    node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, children)
+    node, final = _walk(v, trees, in_prefix)
     if final:
-        value = shrink[node]
+        value = trees.shrink[node]
         if value == value:
             return value, count
-    return np.nan, _record(v, in_prefix, missing, missing_prefix, count)
+    return np.nan, _record(v, in_prefix, requests, count)
 
 
 @njit(cache=True)
@@ -182,36 +225,31 @@ def _holds(touches, v, w):
 
 
 @njit(cache=True)
-def index_branches(touches, branch_var, first, n_branch, owner, expanded, start, stop):
+def index_branches(touches, trees, pool, start, stop):
     """Mark the branches of the expansions ``start:stop`` in ``touches``.
 
     Bit ``w`` of row ``v`` is set when ``v`` is a branch of a node of ``w``'s tree;
-    ``expanded`` lists the expanded nodes in the order they were expanded.
+    ``pool.expanded`` lists the expanded nodes in the order they were expanded.
     """
+    first, n_branch = trees.first, trees.n_branch
     for e in range(start, stop):
-        node = expanded[e]
-        w = owner[node]
+        node = pool.expanded[e]
+        w = pool.owner[node]
         bit = np.uint64(1) << np.uint64(w & 63)
         for b in range(first[node], first[node] + n_branch[node]):
-            v = branch_var[b]
+            v = trees.branch_var[b]
             touches[v, w >> 6] |= bit
 
 
 @njit(cache=True)
-def _other_score(
-    w, as_now, current, roots, in_prefix, n_branch, first, branch_var, children, shrink,
-    missing, missing_prefix, count,
-):  # fmt: skip
+def _other_score(w, as_now, current, trees, in_prefix, requests, count):
     """Walk for ``w`` while another variable is tried elsewhere in the order.
 
     The caller walks only when ``current[w]`` (w's score under the order) cannot stand in.
     ``as_now``: the prefix is w's prefix in the order, so the walk's score becomes
     ``current[w]``.
     """
-    s, count = _lookup(
-        w, roots, in_prefix, n_branch, first, branch_var, children, shrink, missing,
-        missing_prefix, count,
-    )  # fmt: skip
+    s, count = _lookup(w, trees, in_prefix, requests, count)
     if as_now:
         current[w] = s
     return s, count
@@ -235,13 +273,14 @@ def node_path(node, up, var):
 
 
 @njit(cache=True)
-def grow_candidates(node, scores, threshold, open_, up, rank, first, branch_var):
+def grow_candidates(node, scores, threshold, open_, trees, pool):
     """The additions that improve ``node``'s score past ``threshold``, best first.
 
     ``open_`` flags the variables that may be added (it is changed: the variables ranked
     above the branch taken at each ancestor are closed, since no prefix reaching ``node``
     holds them). Ties go to the lower index.
     """
+    up, rank, first, branch_var = pool.up, pool.rank, trees.first, trees.branch_var
     k = node
     while up[k] >= 0:
         at = up[k]
@@ -264,54 +303,34 @@ def grow_candidates(node, scores, threshold, open_, up, rank, first, branch_var)
 
 
 @njit(cache=True)
-def _required_window(v, order, req_indptr, req_parents, child_indptr, req_children, position):
+def _required_window(v, position, required):
     """Insertion points ``lo..hi`` that keep ``v`` after its required parents, before children."""
-    p = order.shape[0]
     lo = 0
-    hi = p
-    for a in range(req_indptr[v], req_indptr[v + 1]):
-        lo = max(lo, position[req_parents[a]] + 1)
-    for a in range(child_indptr[v], child_indptr[v + 1]):
-        hi = min(hi, position[req_children[a]])
+    hi = position.shape[0]
+    for a in range(required.parent_ptr[v], required.parent_ptr[v + 1]):
+        lo = max(lo, position[required.parents[a]] + 1)
+    for a in range(required.child_ptr[v], required.child_ptr[v + 1]):
+        hi = min(hi, position[required.children[a]])
     return lo, hi
 
 
 @njit(cache=True)
-def better_mutation(
-    v,
-    order,
-    position,
-    in_prefix,
-    scores,
-    roots,
-    n_branch,
-    first,
-    branch_var,
-    children,
-    shrink,
-    req_indptr,
-    req_parents,
-    child_indptr,
-    req_children,
-    rel_tol,
-    missing,
-    missing_prefix,
-    current,
-    touches,
-    marks,
-):
+def better_mutation(v, moves, trees, required, requests, rel_tol):
     """Move ``v`` to the position of the order that scores best, if that beats its own.
 
     Returns ``(moved, n_missing)``; with ``n_missing > 0`` nothing was changed and the
-    look-ups to finish are in the first ``n_missing`` rows of ``missing`` (as many as fit).
+    look-ups to finish are in the first ``n_missing`` rows of ``requests`` (as many as fit).
 
-    ``current[w]`` is w's score under the order as it stands (NaN when not known yet), and
-    ``touches`` (see :func:`index_branches`) says which trees hold ``v`` in a branch: a
-    variable whose tree does not cannot have its walk changed by ``v`` joining or leaving
-    its prefix, so its current score stands in for the look-up. Only ``v``'s own look-ups
-    and those of the variables whose trees hold ``v`` are walked; the scores, and the
+    ``moves.current[w]`` is w's score under the order as it stands (NaN when not known yet),
+    and ``moves.touches`` (see :func:`index_branches`) says which trees hold ``v`` in a
+    branch: a variable whose tree does not cannot have its walk changed by ``v`` joining or
+    leaving its prefix, so its current score stands in for the look-up. Only ``v``'s own
+    look-ups and those of the variables whose trees hold ``v`` are walked; the scores, and the
     look-ups reported missing, are those of walking every one.
     """
+    order, position, in_prefix = moves.order, moves.position, moves.in_prefix
+    scores, current, touches, marks = moves.scores, moves.current, moves.touches, moves.marks
+    full = requests.variables.shape[0]
     p = order.shape[0]
     i = position[v]
     count = 0
@@ -328,16 +347,14 @@ def better_mutation(
         w = order[j]
         if not known:
             stamp = _next_stamp(marks)
-            node, final = _walk_marking(
-                v, roots, in_prefix, n_branch, first, branch_var, children, marks, stamp
-            )
-            s_v = shrink[node] if final else np.nan
+            node, final = _walk_marking(v, trees, in_prefix, marks, stamp)
+            s_v = trees.shrink[node] if final else np.nan
             known = final and s_v == s_v
             if not known:
                 s_v = np.nan
-                count = _record(v, in_prefix, missing, missing_prefix, count)
+                count = _record(v, in_prefix, requests, count)
         scores[j] = s_v + acc
-        if count >= missing.shape[0]:
+        if count >= full:
             in_prefix[:] = False
             return False, count
         if w != v:
@@ -346,31 +363,16 @@ def better_mutation(
             as_now = j < i
             s = current[w]
             if s != s or not (as_now or not _holds(touches, v, w)):
-                s, count = _other_score(
-                    w, as_now, current, roots, in_prefix, n_branch, first, branch_var,
-                    children, shrink, missing, missing_prefix, count,
-                )  # fmt: skip
+                s, count = _other_score(w, as_now, current, trees, in_prefix, requests, count)
             acc += s
             in_prefix[w] = True
             if known and marks[w] == stamp:
                 known = False
-            if count >= missing.shape[0]:
+            if count >= full:
                 in_prefix[:] = False
                 return False, count
     if not known:
-        s_v, count = _lookup(
-            v,
-            roots,
-            in_prefix,
-            n_branch,
-            first,
-            branch_var,
-            children,
-            shrink,
-            missing,
-            missing_prefix,
-            count,
-        )
+        s_v, count = _lookup(v, trees, in_prefix, requests, count)
     scores[p] = s_v + acc
     # backward: the variables after the insertion point have v in their prefix
     in_prefix[v] = True
@@ -383,21 +385,16 @@ def better_mutation(
             as_now = j > i
             s = current[w]
             if s != s or not (as_now or not _holds(touches, v, w)):
-                s, count = _other_score(
-                    w, as_now, current, roots, in_prefix, n_branch, first, branch_var,
-                    children, shrink, missing, missing_prefix, count,
-                )  # fmt: skip
+                s, count = _other_score(w, as_now, current, trees, in_prefix, requests, count)
             acc += s
-            if count >= missing.shape[0]:
+            if count >= full:
                 in_prefix[:] = False
                 return False, count
         scores[j] += acc
     in_prefix[v] = False
     if count > 0:
         return False, count
-    lo, hi = _required_window(
-        v, order, req_indptr, req_parents, child_indptr, req_children, position
-    )
+    lo, hi = _required_window(v, position, required)
     tol = rel_tol * max(1.0, abs(scores[i]))
     best = hi
     for j in range(hi - 1, lo - 1, -1):
@@ -427,60 +424,15 @@ def better_mutation(
 
 
 @njit(cache=True)
-def sweep(
-    variables,
-    start,
-    order,
-    position,
-    in_prefix,
-    scores,
-    roots,
-    n_branch,
-    first,
-    branch_var,
-    children,
-    shrink,
-    req_indptr,
-    req_parents,
-    child_indptr,
-    req_children,
-    rel_tol,
-    missing,
-    missing_prefix,
-    current,
-    touches,
-    marks,
-):
+def sweep(variables, start, moves, trees, required, requests, rel_tol):
     """Apply ``better_mutation`` to ``variables[start:]`` in turn.
 
     Returns ``(stopped_at, n_moved, n_missing)``: ``stopped_at`` is :data:`DONE` after the
-    last variable, or the index of the variable whose move needs the look-ups in ``missing``.
+    last variable, or the index of the variable whose move needs the look-ups in ``requests``.
     """
     moved_count = 0
     for t in range(start, variables.shape[0]):
-        moved, count = better_mutation(
-            variables[t],
-            order,
-            position,
-            in_prefix,
-            scores,
-            roots,
-            n_branch,
-            first,
-            branch_var,
-            children,
-            shrink,
-            req_indptr,
-            req_parents,
-            child_indptr,
-            req_children,
-            rel_tol,
-            missing,
-            missing_prefix,
-            current,
-            touches,
-            marks,
-        )
+        moved, count = better_mutation(variables[t], moves, trees, required, requests, rel_tol)
         if count > 0:
             return t, moved_count, count
         if moved:
@@ -489,28 +441,14 @@ def sweep(
 
 
 @njit(cache=True)
-def order_nodes(
-    order,
-    in_prefix,
-    roots,
-    n_branch,
-    first,
-    branch_var,
-    children,
-    shrink,
-    missing,
-    missing_prefix,
-):
+def order_nodes(order, in_prefix, trees, requests):
     """The node that gives each variable its parents under ``order``, and the order's score.
 
     Returns ``(nodes, total, n_missing)``; with ``n_missing > 0`` the result is incomplete and
-    the look-ups to finish are in ``missing``.
+    the look-ups to finish are in ``requests``.
     """
     # the whole order is one stretch after an empty prefix; nodes come back per variable
-    found, scores, count = stretch_nodes(
-        order, in_prefix, roots, n_branch, first, branch_var, children, shrink, missing,
-        missing_prefix,
-    )  # fmt: skip
+    found, scores, count = stretch_nodes(order, in_prefix, trees, requests)
     nodes = np.empty(order.shape[0], dtype=np.int64)
     nodes[order] = found
     total = 0.0 if count else scores.sum()
@@ -518,26 +456,24 @@ def order_nodes(
 
 
 @njit(cache=True)
-def stretch_nodes(
-    stretch, in_prefix, roots, n_branch, first, branch_var, children, shrink, missing,
-    missing_prefix,
-):  # fmt: skip
+def stretch_nodes(stretch, in_prefix, trees, requests):
     """The nodes and scores of the variables of ``stretch``, each after those before it.
 
     ``in_prefix`` marks the variables in front of the stretch (restored on return). Returns
     ``(nodes, scores, n_missing)``, aligned with ``stretch``; with ``n_missing > 0`` some
-    look-ups are unknown (NaN scores) and recorded in ``missing`` for the caller to finish.
+    look-ups are unknown (NaN scores) and recorded in ``requests`` for the caller to finish.
     """
     m = stretch.shape[0]
     nodes = np.empty(m, dtype=np.int64)
     scores = np.empty(m)
+    shrink = trees.shrink
     count = 0
     for k in range(m):
         v = stretch[k]
-        node, final = _walk(v, roots, in_prefix, n_branch, first, branch_var, children)
+        node, final = _walk(v, trees, in_prefix)
         nodes[k] = node
         if not final or shrink[node] != shrink[node]:
-            count = _record(v, in_prefix, missing, missing_prefix, count)
+            count = _record(v, in_prefix, requests, count)
             scores[k] = np.nan
         else:
             scores[k] = shrink[node]
@@ -548,80 +484,82 @@ def stretch_nodes(
 
 
 @njit(cache=True)
-def make_node(at, b, score, owner, up, var, rank, grow, n_branch, first, shrink, branch_var,
-              children, sizes):  # fmt: skip
+def make_node(at, b, score, trees, pool):
     """Make the node of branch ``b`` of node ``at``, scored ``score``; its index.
 
-    Room for it is the caller's, in the node arrays and in ``children`` (kept at most half
-    full).
+    Room for it is the caller's, in the node arrays and in ``trees.children`` (kept at most
+    half full).
     """
-    k = sizes[0]
-    owner[k] = owner[at]
-    up[k] = at
-    var[k] = branch_var[b]
-    rank[k] = b - first[at]
-    grow[k] = score
-    n_branch[k] = -1
-    first[k] = 0
-    shrink[k] = np.nan
+    k = pool.sizes[0]
+    pool.owner[k] = pool.owner[at]
+    pool.up[k] = at
+    pool.var[k] = trees.branch_var[b]
+    pool.rank[k] = b - trees.first[at]
+    pool.grow[k] = score
+    trees.n_branch[k] = -1
+    trees.first[k] = 0
+    trees.shrink[k] = np.nan
+    children = trees.children
     h = _slot(children, b)
     children[0, h] = b
     children[1, h] = k
-    sizes[0] += 1
+    pool.sizes[0] += 1
     return k
 
 
 @njit(cache=True)
-def _family_parents(node, v, up, var, req_indptr, req_parents):
+def _family_parents(node, v, pool, required):
     """The parents ``node`` of ``v``'s tree stands for (required ones too), in increasing order."""
-    added = node_path(node, up, var)
-    lo, hi = req_indptr[v], req_indptr[v + 1]
+    added = node_path(node, pool.up, pool.var)
+    lo, hi = required.parent_ptr[v], required.parent_ptr[v + 1]
     parents = np.empty(hi - lo + added.shape[0], dtype=np.int64)
-    parents[: hi - lo] = req_parents[lo:hi]
+    parents[: hi - lo] = required.parents[lo:hi]
     parents[hi - lo :] = added
     sort_int64(parents)
     return parents
 
 
 @njit(cache=True)
-def gaussian_fill(
-    missing, prefixes, count, roots, owner, up, var, rank, grow, n_branch, first, shrink,
-    branch_var, children, expanded, kept_first, kept_len, kept_pool, sizes,
-    cov, diag, n, per_param, allowed, req_indptr, req_parents, rel_tol,
-):  # fmt: skip
+def gaussian_fill(requests, count, trees, pool, family, required, rel_tol):
     """Finish look-ups as ``_Forest.fill`` does, for the Gaussian likelihood scores, in numba.
 
     The local score is ``gaussian_loglik - per_param * (k + 2)`` for ``k`` parents, as the
     bound Gaussian BIC/EBIC/AIC scores compute it, with parents in increasing order (so the
-    values are those of the Python route). ``sizes`` holds the used lengths of the node,
-    branch and kept-parent pools and the number of expansions, and is updated. Returns the
-    index of the first look-up not finished for lack of room (``count`` when all are
-    done): the caller enlarges the pools and calls again from there.
+    values are those of the Python route); ``family`` is a :data:`GaussianFamily`.
+    ``pool.sizes`` holds the used lengths of the node, branch and kept-parent pools and the
+    number of expansions, and is updated. Returns the index of the first look-up not finished
+    for lack of room (``count`` when all are done): the caller enlarges the pools and calls
+    again from there.
     """
+    cov, diag, n, per_param, allowed = family
+    sizes, grow, kept_pool = pool.sizes, pool.grow, pool.kept_pool
+    n_branch, first, shrink, branch_var = (
+        trees.n_branch,
+        trees.first,
+        trees.shrink,
+        trees.branch_var,
+    )
     p = cov.shape[0]
-    rows = min(count, missing.shape[0])
+    rows = min(count, requests.variables.shape[0])
     open_ = np.empty(p, dtype=np.bool_)
     for r in range(rows):
-        v = missing[r]
-        prefix = prefixes[r]
+        v = requests.variables[r]
+        prefix = requests.prefixes[r]
         while True:
-            node, b = _walk_to(v, roots, prefix, n_branch, first, branch_var, children)
+            node, b = _walk_to(v, trees, prefix)
             if b >= 0:  # a branch taken for the first time: its node is made now
-                if sizes[0] + 1 > owner.shape[0]:
+                if sizes[0] + 1 > pool.owner.shape[0]:
                     return r
                 # scored again as node's expansion scored it (the trees keep no branch scores)
-                parents = _family_parents(node, v, up, var, req_indptr, req_parents)
+                parents = _family_parents(node, v, pool, required)
                 score = addition_gaussian_loglik_one(cov, diag, n, v, parents, branch_var[b])
                 score -= per_param * (parents.shape[0] + 3.0)
-                make_node(
-                    node, b, score, owner, up, var, rank, grow, n_branch, first, shrink,
-                    branch_var, children, sizes,
-                )  # fmt: skip
+                make_node(node, b, score, trees, pool)
                 continue
             if b == -2:
-                if sizes[1] + p > branch_var.shape[0] or sizes[3] + 1 > expanded.shape[0]:
+                if sizes[1] + p > branch_var.shape[0] or sizes[3] + 1 > pool.expanded.shape[0]:
                     return r
-                parents = _family_parents(node, v, up, var, req_indptr, req_parents)
+                parents = _family_parents(node, v, pool, required)
                 k = parents.shape[0]
                 if allowed.shape[0] == 0:
                     open_[:] = True
@@ -634,16 +572,8 @@ def gaussian_fill(
                 for x in range(p):
                     scores[x] -= per_param * (k + 3.0)
                 base = grow[node]
-                cand = grow_candidates(
-                    node,
-                    scores,
-                    base + rel_tol * max(1.0, abs(base)),
-                    open_,
-                    up,
-                    rank,
-                    first,
-                    branch_var,
-                )
+                threshold = base + rel_tol * max(1.0, abs(base))
+                cand = grow_candidates(node, scores, threshold, open_, trees, pool)
                 m = cand.shape[0]
                 b0 = sizes[1]
                 for t in range(m):
@@ -651,17 +581,17 @@ def gaussian_fill(
                 sizes[1] += m
                 first[node] = b0
                 n_branch[node] = m
-                expanded[sizes[3]] = node
+                pool.expanded[sizes[3]] = node
                 sizes[3] += 1
                 continue
             if shrink[node] == shrink[node]:
                 break
             if sizes[2] + p > kept_pool.shape[0]:
                 return r
-            current = _family_parents(node, v, up, var, req_indptr, req_parents)
+            current = _family_parents(node, v, pool, required)
             fixed = np.zeros(p, dtype=np.bool_)
-            for a in range(req_indptr[v], req_indptr[v + 1]):
-                fixed[req_parents[a]] = True
+            for a in range(required.parent_ptr[v], required.parent_ptr[v + 1]):
+                fixed[required.parents[a]] = True
             k = current.shape[0]
             score = grow[node]
             reduced = np.empty(max(k - 1, 0), dtype=np.int64)
@@ -688,8 +618,8 @@ def gaussian_fill(
                 k -= 1
                 score = best_score
             shrink[node] = score
-            kept_first[node] = sizes[2]
-            kept_len[node] = k
+            pool.kept_first[node] = sizes[2]
+            pool.kept_len[node] = k
             kept_pool[sizes[2] : sizes[2] + k] = current[:k]
             sizes[2] += k
             break

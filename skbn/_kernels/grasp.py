@@ -14,6 +14,8 @@ would.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -25,6 +27,39 @@ PAUSED = 1  # look-ups in ``missing`` must be filled in before the next call
 
 # slots of the ``state`` array
 _TOP, _PENDING, _TUCKS = 0, 1, 2
+
+#: One run's order and its inverse, each variable's tree node and score under it, the
+#: required arcs (``req_a[k] -> req_b[k]``), and scratch for a tuck (``seen``, ``stack``).
+Run = namedtuple("Run", ["order", "pos", "node", "local", "req_a", "req_b", "seen", "stack"])
+#: The search between calls: ``state`` (int64: the frame on top, or -1 before the first
+#: pass; whether a tuck waits for its scores; tucks taken), the random stream (``rng``,
+#: uint64) and one frame per tuck of the chain being explored (first axis ``depth``): the
+#: positions to try (``perm``, ``ii``), the arcs into the variable there (``cand``,
+#: ``ncand``, ``cc``), the tuck taken (``y_pos``, ``x_of``, ``j_of``), the window of the order
+#: it changed (``win_*``, to undo it) and the arcs it turned round (``flips``, ``flip_len``;
+#: ``now`` and ``in_prefix`` are scratch).
+Frames = namedtuple(
+    "Frames",
+    [
+        "state",
+        "rng",
+        "perm",
+        "ii",
+        "cand",
+        "ncand",
+        "cc",
+        "y_pos",
+        "x_of",
+        "j_of",
+        "win_order",
+        "win_node",
+        "win_local",
+        "flips",
+        "flip_len",
+        "now",
+        "in_prefix",
+    ],
+)
 
 
 @njit(cache=True)
@@ -54,28 +89,29 @@ def _shuffle(values, m, rng):
 
 
 @njit(cache=True)
-def _parents(v, node, kept_first, kept_len, kept_pool):
+def _parents(v, node, pool):
     k = node[v]
-    return kept_pool[kept_first[k] : kept_first[k] + kept_len[k]]
+    return pool.kept_pool[pool.kept_first[k] : pool.kept_first[k] + pool.kept_len[k]]
 
 
 @njit(cache=True)
-def tuck(j, i, order, pos, node, kept_first, kept_len, kept_pool, seen, stack, req_a, req_b):
-    """Tuck the variable at position ``i`` in front of position ``j``.
+def tuck(j, i, run, pool):
+    """Tuck the variable at position ``i`` of ``run.order`` in front of position ``j``.
 
     The variables of ``order[j + 1 : i + 1]`` that are ancestors of ``order[i]`` (itself
-    included) under the current parent sets move, in their order, in front of ``order[j]``;
-    the rest keep their order after it. ``seen`` (bool, p) and ``stack`` (int, p) are
-    scratch. Returns False if a required arc ``req_a[k] -> req_b[k]`` now points backwards
-    (the order is changed all the same; the caller restores it).
+    included) under the current parent sets (kept in ``pool``, a
+    :data:`skbn._kernels.boss.Pool`) move, in their order, in front of ``order[j]``; the rest
+    keep their order after it. Returns False if a required arc ``req_a[k] -> req_b[k]`` now
+    points backwards (the order is changed all the same; the caller restores it).
     """
+    order, pos, node, seen, stack = run.order, run.pos, run.node, run.seen, run.stack
     y = order[i]
     seen[y] = True
     stack[0] = y
     top = 1
     while top > 0:
         top -= 1
-        for u in _parents(stack[top], node, kept_first, kept_len, kept_pool):
+        for u in _parents(stack[top], node, pool):
             if not seen[u]:
                 seen[u] = True
                 stack[top] = u
@@ -99,29 +135,29 @@ def tuck(j, i, order, pos, node, kept_first, kept_len, kept_pool, seen, stack, r
     for k in range(i - j + 1):
         order[j + k] = stack[k]
         pos[stack[k]] = j + k
-    for k in range(req_a.shape[0]):
-        if pos[req_a[k]] > pos[req_b[k]]:
+    for k in range(run.req_a.shape[0]):
+        if pos[run.req_a[k]] > pos[run.req_b[k]]:
             return False
     return True
 
 
 @njit(cache=True)
-def _save(lvl, j, i, order, node, local, win_order, win_node, win_local):
+def _save(lvl, j, i, run, frames):
     for k in range(i - j + 1):
-        v = order[j + k]
-        win_order[lvl, k] = v
-        win_node[lvl, k] = node[v]
-        win_local[lvl, k] = local[v]
+        v = run.order[j + k]
+        frames.win_order[lvl, k] = v
+        frames.win_node[lvl, k] = run.node[v]
+        frames.win_local[lvl, k] = run.local[v]
 
 
 @njit(cache=True)
-def _restore(lvl, j, i, order, pos, node, local, win_order, win_node, win_local):
+def _restore(lvl, j, i, run, frames):
     for k in range(i - j + 1):
-        v = win_order[lvl, k]
-        order[j + k] = v
-        pos[v] = j + k
-        node[v] = win_node[lvl, k]
-        local[v] = win_local[lvl, k]
+        v = frames.win_order[lvl, k]
+        run.order[j + k] = v
+        run.pos[v] = j + k
+        run.node[v] = frames.win_node[lvl, k]
+        run.local[v] = frames.win_local[lvl, k]
 
 
 @njit(cache=True)
@@ -160,9 +196,9 @@ def _seen_before(now, m, flips, flip_len, top):
 
 
 @njit(cache=True)
-def _covered(x, y_parents, node, kept_first, kept_len, kept_pool):
+def _covered(x, y_parents, node, pool):
     """Whether ``x -> y`` is covered: ``pa(y) = pa(x) + {x}`` (``x`` is one of ``y_parents``)."""
-    of_x = _parents(x, node, kept_first, kept_len, kept_pool)
+    of_x = _parents(x, node, pool)
     if of_x.shape[0] + 1 != y_parents.shape[0]:
         return False
     for u in of_x:
@@ -177,22 +213,17 @@ def _covered(x, y_parents, node, kept_first, kept_len, kept_pool):
 
 
 @njit(cache=True)
-def _open_frame(lvl, p, perm, ii, ncand, cc, rng):
+def _open_frame(lvl, p, frames):
     for k in range(p):
-        perm[lvl, k] = k
-    _shuffle(perm[lvl], p, rng)
-    ii[lvl] = 0
-    ncand[lvl] = 0
-    cc[lvl] = 0
+        frames.perm[lvl, k] = k
+    _shuffle(frames.perm[lvl], p, frames.rng)
+    frames.ii[lvl] = 0
+    frames.ncand[lvl] = 0
+    frames.cc[lvl] = 0
 
 
 @njit(cache=True)
-def tuck_search(
-    depth, rel_tol, order, pos, node, local, state, rng, perm, ii, cand, ncand, cc, y_pos,
-    x_of, j_of, win_order, win_node, win_local, flips, flip_len, now, in_prefix, seen, stack,
-    req_a, req_b, roots, n_branch, first, branch_var, children, shrink, kept_first,
-    kept_len, kept_pool, missing, missing_prefix,
-):  # fmt: skip
+def tuck_search(depth, rel_tol, run, frames, trees, pool, requests):
     """Take improving tuck chains until none is left within ``depth``; or pause for look-ups.
 
     One pass tries the positions of the order in a random order and, for the variable
@@ -200,22 +231,23 @@ def tuck_search(
     raises the score by more than ``rel_tol`` (relative) is kept and a new pass starts; one
     that leaves it unchanged is followed, while fewer than ``depth`` tucks deep and while the
     set of arcs the chain has turned round is new on the chain, by tucks of covered arcs
-    only. Everything else is undone. ``order``, ``pos``, ``node`` (each variable's tree node)
-    and ``local`` (its score) describe the current order and are updated.
+    only. Everything else is undone. ``run`` (a :data:`Run`) describes the current order and
+    is updated; ``frames`` (:data:`Frames`) holds the search between calls; ``trees`` and
+    ``pool`` are BOSS's grow-shrink trees (:mod:`skbn._kernels.boss`).
 
-    The frame arrays (``perm``, ``ii``, ``cand``, ``ncand``, ``cc``, ``y_pos``, ``x_of``,
-    ``j_of``, ``win_*``, ``flips``, ``flip_len``; first axis ``depth``), ``state`` (int64:
-    frame on top, or -1 before the first pass; whether a tuck waits for its scores; tucks
-    taken) and ``rng`` (uint64, one value) hold the search between calls.
-
-    Returns :data:`SETTLED`, or :data:`PAUSED` with ``missing[:count]`` to fill in, and
-    ``count``.
+    Returns :data:`SETTLED`, or :data:`PAUSED` with ``count`` look-ups recorded in
+    ``requests`` for the caller to fill in, and ``count``.
     """
+    order, pos, node, local = run.order, run.pos, run.node, run.local
+    state, rng, perm, ii = frames.state, frames.rng, frames.perm, frames.ii
+    cand, ncand, cc, y_pos = frames.cand, frames.ncand, frames.cc, frames.y_pos
+    x_of, j_of, flips, flip_len = frames.x_of, frames.j_of, frames.flips, frames.flip_len
+    now, in_prefix, stack = frames.now, frames.in_prefix, run.stack
     p = order.shape[0]
     if state[_TOP] < 0:
         state[_TOP] = 0
         flip_len[0] = 0
-        _open_frame(0, p, perm, ii, ncand, cc, rng)
+        _open_frame(0, p, frames)
     while True:
         lvl = state[_TOP]
         if state[_PENDING]:
@@ -224,10 +256,7 @@ def tuck_search(
             for k in range(p):
                 in_prefix[k] = pos[k] < j
             window = order[j : i + 1].copy()
-            nodes, scores, count = stretch_nodes(
-                window, in_prefix, roots, n_branch, first, branch_var, children, shrink,
-                missing, missing_prefix,
-            )  # fmt: skip
+            nodes, scores, count = stretch_nodes(window, in_prefix, trees, requests)
             in_prefix[:] = False
             if count > 0:
                 return PAUSED, count
@@ -244,11 +273,11 @@ def tuck_search(
                 state[_TUCKS] += lvl + 1  # a chain of lvl + 1 tucks, kept
                 state[_TOP] = 0
                 flip_len[0] = 0
-                _open_frame(0, p, perm, ii, ncand, cc, rng)
+                _open_frame(0, p, frames)
                 continue
             if gain > -level and lvl + 1 < depth:
                 x = x_of[lvl]
-                turned = _parents(x, node, kept_first, kept_len, kept_pool)
+                turned = _parents(x, node, pool)
                 m = 0
                 for z in turned:
                     if pos[z] < i:
@@ -261,9 +290,9 @@ def tuck_search(
                     flips[top, :m] = now[:m]
                     flip_len[top] = m
                     state[_TOP] = top
-                    _open_frame(top, p, perm, ii, ncand, cc, rng)
+                    _open_frame(top, p, frames)
                     continue
-            _restore(lvl, j, i, order, pos, node, local, win_order, win_node, win_local)
+            _restore(lvl, j, i, run, frames)
             continue
         if cc[lvl] < ncand[lvl]:
             x = cand[lvl, cc[lvl]]
@@ -271,24 +300,23 @@ def tuck_search(
             i = y_pos[lvl]
             y = order[i]
             if lvl > 0:  # below the first tuck, covered arcs only
-                y_parents = _parents(y, node, kept_first, kept_len, kept_pool)
-                if not _covered(x, y_parents, node, kept_first, kept_len, kept_pool):
+                y_parents = _parents(y, node, pool)
+                if not _covered(x, y_parents, node, pool):
                     continue
             j = pos[x]
             x_of[lvl] = x
             j_of[lvl] = j
-            _save(lvl, j, i, order, node, local, win_order, win_node, win_local)
-            if tuck(j, i, order, pos, node, kept_first, kept_len, kept_pool, seen, stack, req_a,
-                    req_b):  # fmt: skip
+            _save(lvl, j, i, run, frames)
+            if tuck(j, i, run, pool):
                 state[_PENDING] = 1
             else:
-                _restore(lvl, j, i, order, pos, node, local, win_order, win_node, win_local)
+                _restore(lvl, j, i, run, frames)
             continue
         if ii[lvl] < p:
             i = perm[lvl, ii[lvl]]
             ii[lvl] += 1
             y_pos[lvl] = i
-            y_parents = _parents(order[i], node, kept_first, kept_len, kept_pool)
+            y_parents = _parents(order[i], node, pool)
             m = y_parents.shape[0]
             cand[lvl, :m] = y_parents
             _shuffle(cand[lvl], m, rng)
@@ -301,5 +329,4 @@ def tuck_search(
         # the chain below this tuck found nothing: undo the tuck that opened the frame
         lvl -= 1
         state[_TOP] = lvl
-        _restore(lvl, j_of[lvl], y_pos[lvl], order, pos, node, local, win_order, win_node,
-                 win_local)  # fmt: skip
+        _restore(lvl, j_of[lvl], y_pos[lvl], run, frames)

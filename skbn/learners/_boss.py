@@ -11,6 +11,12 @@ from sklearn.utils import check_random_state
 
 from skbn._kernels.boss import (
     DONE,
+    GaussianFamily,
+    Moves,
+    Pool,
+    Requests,
+    Required,
+    Trees,
     gaussian_fill,
     grow_candidates,
     index_branches,
@@ -46,8 +52,9 @@ _MISSING_ROWS = 256
 TOUCHES_MAX_VARIABLES = 50_000
 
 
-def _missing_buffers(p: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.empty(_MISSING_ROWS, np.int64), np.empty((_MISSING_ROWS, p), dtype=bool)
+def _missing_buffers(p: int) -> Requests:
+    """Room for the look-ups a kernel records before handing back."""
+    return Requests(np.empty(_MISSING_ROWS, np.int64), np.empty((_MISSING_ROWS, p), dtype=bool))
 
 
 #: node and branch indices, and variables, are 32-bit: the trees of hub variables reach tens
@@ -85,10 +92,7 @@ class _Forest:
     one numba kernel; any other score is called from Python.
     """
 
-    _NODE_ARRAYS = (
-        "owner", "up", "var", "rank", "grow", "n_branch", "first", "shrink", "kept_first",
-        "kept_len", "expanded",
-    )  # fmt: skip
+    _NODE_ARRAYS = Pool._fields[:-2] + ("n_branch", "first", "shrink")  # not kept_pool, sizes
 
     def __init__(self, bound, allowed: np.ndarray | None, required: np.ndarray | None) -> None:
         self.bound = bound
@@ -98,13 +102,15 @@ class _Forest:
             np.flatnonzero(required[:, v]) if required is not None else np.zeros(0, np.int64)
             for v in range(p)
         ]
-        self.req_indptr, self.req_flat = _csr(self.req_parents)
-        # required children, so that moves keep each variable before them
-        self.child_indptr, self.child_flat = _csr(
-            [
-                np.flatnonzero(required[v]) if required is not None else np.zeros(0, np.int64)
-                for v in range(p)
-            ]
+        # required parents, and required children so that moves keep each variable before them
+        self.required = Required(
+            *_csr(self.req_parents),
+            *_csr(
+                [
+                    np.flatnonzero(required[v]) if required is not None else np.zeros(0, np.int64)
+                    for v in range(p)
+                ]
+            ),
         )
         cap = max(8 * p, 64)
         #: used lengths: nodes, branches, kept parents; then the number of expansions
@@ -113,7 +119,11 @@ class _Forest:
             setattr(self, name, np.empty(cap, _NODE_DTYPES.get(name, _INDEX)))
         self.branch_var = np.empty(cap, _variable_dtype(p))
         self.kept_pool = np.empty(cap, np.int64)
-        self.gaussian = bound.gaussian_kernel_args()
+        gaussian = bound.gaussian_kernel_args()
+        empty = np.zeros((0, 0), bool)
+        self.gaussian = None if gaussian is None else GaussianFamily(*gaussian, empty)
+        if self.gaussian is not None and allowed is not None:
+            self.gaussian = self.gaussian._replace(allowed=allowed)
         self.branch_grow = np.empty(cap if self.gaussian is None else 0, np.float64)
         self.children = np.full((2, _table_size(cap)), -1, _INDEX)
         words = (p + 63) // 64 if p <= TOUCHES_MAX_VARIABLES else 0
@@ -136,10 +146,7 @@ class _Forest:
         if self.touches.shape[0] == 0:
             return
         stop = int(self.sizes[3])
-        index_branches(
-            self.touches, self.branch_var, self.first, self.n_branch, self.owner, self.expanded,
-            self._indexed, stop,
-        )  # fmt: skip
+        index_branches(self.touches, self.trees(), self.pool(), self._indexed, stop)
         self._indexed = stop
 
     @property
@@ -198,43 +205,43 @@ class _Forest:
 
     # -- filling in ---------------------------------------------------------------------------
 
-    def fill(self, missing: np.ndarray, prefixes: np.ndarray, count: int) -> None:
+    def trees(self) -> Trees:
+        """The arrays a walk reads, as they are now (an enlargement replaces them)."""
+        return Trees(
+            self.roots, self.n_branch, self.first, self.branch_var, self.children, self.shrink
+        )
+
+    def pool(self) -> Pool:
+        """The rest of the node pool, as it is now (an enlargement replaces the arrays)."""
+        return Pool(*(getattr(self, name) for name in Pool._fields))
+
+    def fill(self, requests: Requests, count: int) -> None:
         """Finish the look-ups a kernel stopped at: expand, walk on, expand ... then shrink.
 
-        Look-up ``r`` is of the variable ``missing[r]`` within the prefix ``prefixes[r]``.
+        Look-up ``r`` is of the variable ``requests.variables[r]`` within the prefix
+        ``requests.prefixes[r]``.
         """
-        rows = min(count, missing.shape[0])
+        variables, prefixes = requests
+        rows = min(count, variables.shape[0])
         if self.gaussian is not None:
-            cov, diag, n, per_param = self.gaussian
-            allowed = self.allowed if self.allowed is not None else np.zeros((0, 0), bool)
             done = 0
             while done < rows:
-                done = gaussian_fill(
-                    missing[done:], prefixes[done:], rows - done, self.roots, self.owner,
-                    self.up, self.var, self.rank, self.grow, self.n_branch, self.first,
-                    self.shrink, self.branch_var, self.children, self.expanded, self.kept_first,
-                    self.kept_len, self.kept_pool, self.sizes,
-                    cov, diag, n, per_param,
-                    allowed, self.req_indptr, self.req_flat, _TOL,
-                ) + done  # fmt: skip
+                rest = Requests(variables[done:], prefixes[done:])
+                trees, pool = self.trees(), self.pool()
+                done += gaussian_fill(
+                    rest, rows - done, trees, pool, self.gaussian, self.required, _TOL
+                )
                 if done < rows:
                     self._reserve(self.p, self.p, self.p)
             return
         for r in range(rows):
-            v = int(missing[r])
+            v = int(variables[r])
             prefix = prefixes[r]
             while True:
-                node, b = walk_to(
-                    v, self.roots, prefix, self.n_branch, self.first, self.branch_var,
-                    self.children,
-                )  # fmt: skip
+                node, b = walk_to(v, self.trees(), prefix)
                 if b >= 0:
                     self._reserve(1, 0, 0)
-                    make_node(
-                        node, b, self.branch_grow[b], self.owner, self.up, self.var, self.rank,
-                        self.grow, self.n_branch, self.first, self.shrink, self.branch_var,
-                        self.children, self.sizes,
-                    )  # fmt: skip
+                    make_node(node, b, self.branch_grow[b], self.trees(), self.pool())
                     continue
                 if b == -2:
                     self._expand(node)
@@ -252,10 +259,8 @@ class _Forest:
         open_[parents] = False
         scores = self.bound.addition_scores(v, parents)
         base = self.grow[node]
-        cand = grow_candidates(
-            node, scores, base + _TOL * max(1.0, abs(base)), open_, self.up, self.rank,
-            self.first, self.branch_var,
-        )  # fmt: skip
+        threshold = base + _TOL * max(1.0, abs(base))
+        cand = grow_candidates(node, scores, threshold, open_, self.trees(), self.pool())
         m = cand.shape[0]
         self._reserve(0, m, 0)
         b0 = int(self.sizes[1])
@@ -296,39 +301,23 @@ class _Forest:
 
     # -- the search ---------------------------------------------------------------------------
 
-    def _lookup_arrays(self):
-        return (
-            self.roots,
-            self.n_branch,
-            self.first,
-            self.branch_var,
-            self.children,
-            self.shrink,
-        )
-
     def lookup(self, v: int, in_prefix: np.ndarray) -> tuple[tuple, float]:
         """The best parents of ``v`` among the variables marked in ``in_prefix``, and score."""
-        node, final = walk(v, self.roots, in_prefix, *self._walk_arrays())
+        node, final = walk(v, self.trees(), in_prefix)
         if not final or self.shrink[node] != self.shrink[node]:
-            missing, prefixes = np.array([v], np.int64), in_prefix[None, :].copy()
-            self.fill(missing, prefixes, 1)  # may reallocate the arrays: read them again
-            node, final = walk(v, self.roots, in_prefix, *self._walk_arrays())
+            self.fill(Requests(np.array([v], np.int64), in_prefix[None, :].copy()), 1)
+            node, final = walk(v, self.trees(), in_prefix)  # the arrays may be new ones
         return self.kept(int(node)), float(self.shrink[node])
-
-    def _walk_arrays(self):
-        return self.n_branch, self.first, self.branch_var, self.children
 
     def parents_under(self, order: np.ndarray) -> tuple[list[tuple], float]:
         """Each variable's best parents from its predecessors in ``order``, and the total."""
         in_prefix = np.zeros(self.p, dtype=bool)
-        missing, prefixes = _missing_buffers(self.p)
+        requests = _missing_buffers(self.p)
         while True:
-            nodes, total, count = order_nodes(
-                order, in_prefix, *self._lookup_arrays(), missing, prefixes
-            )
+            nodes, total, count = order_nodes(order, in_prefix, self.trees(), requests)
             if count == 0:
                 return [self.kept(int(k)) for k in nodes], float(total)
-            self.fill(missing, prefixes, count)
+            self.fill(requests, count)
 
 
 def _table_size(nodes: int) -> int:
@@ -419,9 +408,14 @@ class _Polisher:
     def climb(self, A: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, float]:
         search = _Search(self.bound, A, self.allowed, self.required, None, self.cache)
         best, score, _ = _climb(
-            search, tabu_length=10, max_tabu=10, max_iter=None, tol=1e-9, keys=self.keys,
+            search,
+            tabu_length=10,
+            max_tabu=10,
+            max_iter=None,
+            tol=1e-9,
+            keys=self.keys,
             rank=rank,
-        )  # fmt: skip
+        )
         return best, score
 
 
@@ -457,16 +451,13 @@ def _search(
     order = _start_order(p, start if start is not None else required, rng)
     position = np.empty(p, np.int64)
     position[order] = np.arange(p)
-    in_prefix = np.zeros(p, dtype=bool)
-    scores = np.empty(p + 1)
-    missing, prefixes = _missing_buffers(p)
+    requests = _missing_buffers(p)
     n_sweeps = 0
     polished = None  # (order, parents, score) of the best DAG the polisher returned
     while True:
         n_sweeps = _sweep_until_settled(
-            forest, order, position, in_prefix, scores, missing, prefixes, rng,
-            n_sweeps, max_sweeps, verbose,
-        )  # fmt: skip
+            forest, order, position, requests, rng, n_sweeps, max_sweeps, verbose
+        )
         parents, total = forest.parents_under(order)
         if max_sweeps is not None and n_sweeps >= max_sweeps:
             break
@@ -500,29 +491,30 @@ def _search(
     return order, parents, total, n_sweeps
 
 
-def _sweep_until_settled(
-    forest, order, position, in_prefix, scores, missing, prefixes, rng, n_sweeps, max_sweeps,
-    verbose,
-):  # fmt: skip
+def _sweep_until_settled(forest, order, position, requests, rng, n_sweeps, max_sweeps, verbose):
     """Sweeps of best moves (in place on ``order``) until none moves; the sweeps so far."""
     p = forest.p
-    current = np.full(p, np.nan)  # each variable's score under the order, once walked
-    marks = np.zeros(p + 1, np.int64)  # scratch of the sweeps (see better_mutation)
+    moves = Moves(
+        order=order,
+        position=position,
+        in_prefix=np.zeros(p, dtype=bool),
+        scores=np.empty(p + 1),
+        current=np.full(p, np.nan),  # each variable's score under the order, once walked
+        touches=forest.touches,
+        marks=np.zeros(p + 1, np.int64),  # scratch of the sweeps (see better_mutation)
+    )
     while max_sweeps is None or n_sweeps < max_sweeps:
         variables = rng.permutation(p).astype(np.int64)
         resume, moved = 0, 0
         while True:
             forest.index_branches()
             stopped, k, count = sweep(
-                variables, resume, order, position, in_prefix, scores,
-                *forest._lookup_arrays(),
-                forest.req_indptr, forest.req_flat, forest.child_indptr, forest.child_flat,
-                _TOL, missing, prefixes, current, forest.touches, marks,
-            )  # fmt: skip
+                variables, resume, moves, forest.trees(), forest.required, requests, _TOL
+            )
             moved += k
             if stopped == DONE:
                 break
-            forest.fill(missing, prefixes, count)
+            forest.fill(requests, count)
             resume = stopped
         n_sweeps += 1
         if verbose:
@@ -789,6 +781,13 @@ class BOSS(_OrderSearch):
     def _starts(self, bound, allowed, required, start, seeds, constraints):
         backward = (bound, constraints) if self.use_bes else None
         return _run_starts(
-            bound, allowed, required, start, seeds, self.max_sweeps, self.verbose, backward,
+            bound,
+            allowed,
+            required,
+            start,
+            seeds,
+            self.max_sweeps,
+            self.verbose,
+            backward,
             self.polish,
-        )  # fmt: skip
+        )

@@ -8,7 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from skbn._kernels.boss import stretch_nodes
-from skbn._kernels.grasp import _TUCKS, SETTLED, tuck, tuck_search
+from skbn._kernels.grasp import _TUCKS, SETTLED, Frames, Run, tuck, tuck_search
 from skbn.constraints import CONSTRAINT_PARAMETERS
 from skbn.learners._boss import _TOL, _Forest, _missing_buffers, _OrderSearch, _start_order
 from skbn.scores import Score
@@ -36,13 +36,20 @@ class _Tucks:
         self.pos[self.order] = np.arange(p)
         self.rng = rng
         pairs = np.zeros((0, 2), np.int64) if required is None else np.argwhere(required)
-        self.req_a = np.ascontiguousarray(pairs[:, 0], dtype=np.int64)
-        self.req_b = np.ascontiguousarray(pairs[:, 1], dtype=np.int64)
         self.node = np.zeros(p, np.int64)
         self.local = np.zeros(p)
-        self._missing = _missing_buffers(p)
-        self._seen = np.zeros(p, bool)
-        self._stack = np.empty(p, np.int64)
+        #: the arrays above and the required arcs, as the kernels read them
+        self.run = Run(
+            order=self.order,
+            pos=self.pos,
+            node=self.node,
+            local=self.local,
+            req_a=np.ascontiguousarray(pairs[:, 0], dtype=np.int64),
+            req_b=np.ascontiguousarray(pairs[:, 1], dtype=np.int64),
+            seen=np.zeros(p, bool),
+            stack=np.empty(p, np.int64),
+        )
+        self._requests = _missing_buffers(p)
         self._rescore(0, p - 1)
         self.n_tucks = 0
 
@@ -57,15 +64,12 @@ class _Tucks:
         """Look up the parents of the variables at positions first..last; the score change."""
         stretch = self.order[first : last + 1]
         prefix = self.pos < first
-        missing, prefixes = self._missing
         forest = self.forest
         while True:
-            nodes, scores, count = stretch_nodes(
-                stretch, prefix, *forest._lookup_arrays(), missing, prefixes
-            )
+            nodes, scores, count = stretch_nodes(stretch, prefix, forest.trees(), self._requests)
             if count == 0:
                 break
-            forest.fill(missing, prefixes, count)
+            forest.fill(self._requests, count)
         before = float(self.local[stretch].sum())
         self.node[stretch] = nodes
         self.local[stretch] = scores
@@ -73,18 +77,14 @@ class _Tucks:
 
     def _tuck(self, j: int, i: int) -> bool:
         """Tuck the variable at ``i`` in front of position ``j``; False if knowledge forbids."""
-        f = self.forest
-        return tuck(
-            j, i, self.order, self.pos, self.node, f.kept_first, f.kept_len, f.kept_pool,
-            self._seen, self._stack, self.req_a, self.req_b,
-        )  # fmt: skip
+        return tuck(j, i, self.run, self.forest.pool())
 
     def search(self, depth: int) -> None:
         """Take improving tuck chains (up to ``depth`` tucks deep) until none is left."""
         p = self.p
-        state = np.array([-1, 0, 0], np.int64)
-        rng = np.array([self.rng.randint(2**63, dtype=np.int64)], np.uint64)
-        frames = dict(
+        frames = Frames(
+            state=np.array([-1, 0, 0], np.int64),
+            rng=np.array([self.rng.randint(2**63, dtype=np.int64)], np.uint64),
             perm=np.empty((depth, p), np.int64),
             ii=np.zeros(depth, np.int64),
             cand=np.empty((depth, p), np.int64),
@@ -99,20 +99,17 @@ class _Tucks:
             flips=np.empty((depth, depth * p), np.int64),
             flip_len=np.zeros(depth, np.int64),
             now=np.empty(depth * p, np.int64),
+            in_prefix=np.zeros(p, bool),
         )
-        in_prefix = np.zeros(p, bool)
-        missing, prefixes = self._missing
         f = self.forest
         while True:
             status, count = tuck_search(
-                depth, _TOL, self.order, self.pos, self.node, self.local, state, rng,
-                *frames.values(), in_prefix, self._seen, self._stack, self.req_a, self.req_b,
-                *f._lookup_arrays(), f.kept_first, f.kept_len, f.kept_pool, missing, prefixes,
-            )  # fmt: skip
+                depth, _TOL, self.run, frames, f.trees(), f.pool(), self._requests
+            )
             if status == SETTLED:
                 break
-            f.fill(missing, prefixes, count)
-        self.n_tucks = int(state[_TUCKS])
+            f.fill(self._requests, count)
+        self.n_tucks = int(frames.state[_TUCKS])
 
 
 def _run_tucks(bound, allowed, required, start, seeds, depth):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from skbn._kernels.boss import better_mutation
+from skbn._kernels.boss import Moves, Required, better_mutation
 from skbn.datasets import load_network, make_problem
 from skbn.graph import is_cpdag
 from skbn.learners import BOSS, ExactSearch
@@ -136,8 +136,9 @@ def test_a_move_goes_to_the_best_position_of_the_order(gaussian_bound):
     p = bound.n_features
     forest = _Forest(bound, None, None)
     rng = np.random.default_rng(3)
-    missing, prefixes = _missing_buffers(p)
+    requests = _missing_buffers(p)
     no_required = np.zeros(p + 1, np.int64)  # CSR pointers of empty required-arc lists
+    required = Required(no_required, EMPTY, no_required, EMPTY)
     for _ in range(10):
         order = rng.permutation(p).astype(np.int64)
         v = int(rng.integers(p))
@@ -148,21 +149,22 @@ def test_a_move_goes_to_the_best_position_of_the_order(gaussian_bound):
         before = forest.parents_under(order)[1]
         position = np.empty(p, np.int64)
         position[order] = np.arange(p)
-        scores = np.empty(p + 1)
-        in_prefix = np.zeros(p, dtype=bool)
-        # scores under the order, filled in on the way (kept across the resumed calls)
-        current = np.full(p, np.nan)
-        marks = np.zeros(p + 1, np.int64)
+        moves = Moves(
+            order=order,
+            position=position,
+            in_prefix=np.zeros(p, dtype=bool),
+            scores=np.empty(p + 1),
+            # scores under the order, filled in on the way (kept across the resumed calls)
+            current=np.full(p, np.nan),
+            touches=forest.touches,
+            marks=np.zeros(p + 1, np.int64),
+        )
         while True:
             forest.index_branches()
-            moved, count = better_mutation(
-                v, order, position, in_prefix, scores, *forest._lookup_arrays(),
-                no_required, EMPTY, no_required, EMPTY,
-                _TOL, missing, prefixes, current, forest.touches, marks,
-            )  # fmt: skip
+            moved, count = better_mutation(v, moves, forest.trees(), required, requests, _TOL)
             if count == 0:
                 break
-            forest.fill(missing, prefixes, count)
+            forest.fill(requests, count)
         after = forest.parents_under(order)[1]
         assert np.array_equal(position[order], np.arange(p))
         assert after == pytest.approx(max(by_position), rel=1e-12)

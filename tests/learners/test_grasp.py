@@ -97,34 +97,43 @@ def test_bad_parameters_fail_before_work():
         GRaSP(n_starts=0).fit(X)
 
 
-def _kept_arrays(parents):
-    """Tree-node arrays in which node ``v`` keeps the parents ``parents[v]``."""
+def _kept_pool(parents):
+    """A tree-node pool in which node ``v`` keeps the parents ``parents[v]``."""
+    from skbn._kernels.boss import Pool
+
     lengths = np.array([len(pa) for pa in parents], np.int64)
     first = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    pool = np.array([u for pa in parents for u in pa], np.int64)
-    return first, lengths, pool
+    kept = np.array([u for pa in parents for u in pa], np.int64)
+    unused = np.zeros(0, np.int64)
+    return Pool(unused, unused, unused, unused, np.zeros(0), unused, first, lengths, kept, unused)
 
 
 def test_tuck_moves_the_ancestors_in_between_in_front():
-    from skbn._kernels.grasp import tuck
+    from skbn._kernels.grasp import Run, tuck
 
     # 0 -> 2 -> 4 <- 1; 3 has no parents. Tuck 1 -> 4 (positions 1 and 4).
-    first, lengths, pool = _kept_arrays([(), (), (0,), (), (1, 2)])
+    pool = _kept_pool([(), (), (0,), (), (1, 2)])
     order = np.arange(5, dtype=np.int64)
     pos = np.arange(5, dtype=np.int64)
-    node = np.arange(5, dtype=np.int64)
-    seen, stack = np.zeros(5, bool), np.empty(5, np.int64)
     none = np.zeros(0, np.int64)
-    assert tuck(1, 4, order, pos, node, first, lengths, pool, seen, stack, none, none)
+    run = Run(
+        order=order,
+        pos=pos,
+        node=np.arange(5, dtype=np.int64),
+        local=np.zeros(5),
+        req_a=none,
+        req_b=none,
+        seen=np.zeros(5, bool),
+        stack=np.empty(5, np.int64),
+    )
+    assert tuck(1, 4, run, pool)
     # 2 and 4 (ancestors of 4 between the two) go in front of 1, in their order; 3 stays after
     assert order.tolist() == [0, 2, 4, 1, 3]
     assert pos[order].tolist() == list(range(5))
-    assert not seen.any()
+    assert not run.seen.any()
     # a required arc 1 -> 4 is now backwards: the tuck says so
     order[:], pos[:] = np.arange(5), np.arange(5)
-    assert not tuck(
-        1, 4, order, pos, node, first, lengths, pool, seen, stack, np.array([1]), np.array([4])
-    )
+    assert not tuck(1, 4, run._replace(req_a=np.array([1]), req_b=np.array([4])), pool)
 
 
 @pytest.mark.parametrize("data", ["gaussian", "discrete"])
