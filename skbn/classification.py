@@ -19,7 +19,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from skbn._kernels._threads import parallel_pays
-from skbn._kernels.classify import class_log_joint, class_log_joint_serial
+from skbn._kernels.classify import Families, class_log_joint, class_log_joint_serial
 from skbn._kernels.discrete import config_index
 from skbn._supervised import (
     STRUCTURES,
@@ -256,7 +256,8 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
             table_ptr.append(table_ptr[-1] + table.size)
             r.append(table.shape[1])
         as_int = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
-        return (
+        return Families(
+            as_int(self._families),
             as_int(parent_ptr),
             as_int(parents),
             as_int(strides),
@@ -321,7 +322,7 @@ class BayesianNetworkClassifier(ClassifierMixin, BaseEstimator):
         if isinstance(self.parameters_, DiscreteParameters):
             n_work = codes.shape[0] * len(self._families) * k
             kernel = class_log_joint if parallel_pays(n_work) else class_log_joint_serial
-            return kernel(codes, target, k, self._families, *self._flat)
+            return kernel(codes, target, k, self._flat)
         joint = np.zeros((codes.shape[0], k))
         for j in self._families:
             part = np.empty_like(joint)

@@ -187,10 +187,25 @@ def walk(v, trees, in_prefix):
     return _walk(v, trees, in_prefix)
 
 
+#: What :func:`walk_making` returns for ``b`` when the node pool has no room for a node.
+NO_ROOM = -3
+
+
 @njit(cache=True)
-def walk_to(v, trees, in_prefix):
-    """Python's entry to :func:`_walk_to`."""
-    return _walk_to(v, trees, in_prefix)
+def walk_making(v, in_prefix, trees, pool, branch_grow):
+    """Walk as :func:`_walk_to` does, making each branch taken for the first time a node.
+
+    A branch's node is scored ``branch_grow[b]`` (the Python route keeps the branches'
+    scores). Returns ``(node, b)`` with ``b`` -1 (final) or -2 (not expanded yet), as
+    :func:`_walk_to`, or :data:`NO_ROOM` when the pool must grow before the next node.
+    """
+    while True:
+        node, b = _walk_to(v, trees, in_prefix)
+        if b < 0:
+            return node, b
+        if pool.sizes[0] + 1 > pool.owner.shape[0]:
+            return node, NO_ROOM
+        make_node(node, b, branch_grow[b], trees, pool)
 
 
 @njit(cache=True)

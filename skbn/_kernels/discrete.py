@@ -15,6 +15,7 @@ Every function trusts its input: the estimator layer validates before calling.
 """
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit, prange
@@ -31,6 +32,13 @@ K2 = 2  # log K2 marginal likelihood (all Dirichlet parameters 1)
 _DENSE_LIMIT = 1 << 22
 #: Row keys (configuration * cells + cell) stay below this, so they never overflow int64.
 _KEY_LIMIT = 1 << 62
+
+#: What every candidate of a toggle shares: the parents' configuration of each row and their
+#: number, each row's (configuration, child state) key, the bit sets of those cells and the
+#: cell of each, and the data's bit sets (rows holding each state of each column).
+ToggleShares = namedtuple(
+    "ToggleShares", ["base", "q", "key", "cells_bits", "cell_of", "bits", "offsets"]
+)
 
 
 @njit(cache=True)
@@ -247,7 +255,7 @@ def family_score(codes, arities, child, parents, kind, param):
 
 
 @njit(cache=True, nogil=True)
-def _toggle_setup(codes, arities, child, parents, kind, param, bits):
+def _toggle_setup(codes, arities, child, parents, kind, param, bits, offsets):
     """What every candidate of :func:`toggle_scores` shares: scores, base configurations, keys."""
     n, p = codes.shape
     scores = np.empty(p, dtype=np.float64)
@@ -271,13 +279,13 @@ def _toggle_setup(codes, arities, child, parents, kind, param, bits):
             key[i] = base[i] * r + child_codes[i]
         if bits_pay(2 * qr, words, n):
             cells_bits, cell_of = cell_bits(key, qr, words)
-    return scores, skip, base, q, key, cells_bits, cell_of
+    return scores, skip, ToggleShares(base, q, key, cells_bits, cell_of, bits, offsets)
 
 
 @njit(cache=True, nogil=True)
-def _toggle_one(codes, arities, child, x, kind, param, bits, offsets, base, q, key, cells_bits,
-                cell_of):  # fmt: skip
+def _toggle_one(codes, arities, child, x, kind, param, shares):
     """Score of the family ``(child, parents + {x})`` from :func:`_toggle_setup`'s shares."""
+    base, q, key, cells_bits, cell_of, bits, offsets = shares
     n = codes.shape[0]
     r = arities[child]
     qr = q * r
@@ -319,13 +327,10 @@ def _toggle_removals(codes, arities, child, parents, kind, param, scores):
 @njit(cache=True, nogil=True)
 def toggle_scores_serial(codes, arities, child, parents, kind, param, bits, offsets):
     """:func:`toggle_scores` on the calling thread (no parallel region to compile or wake)."""
-    scores, skip, base, q, key, cells_bits, cell_of = _toggle_setup(
-        codes, arities, child, parents, kind, param, bits
-    )
+    scores, skip, shares = _toggle_setup(codes, arities, child, parents, kind, param, bits, offsets)
     for x in range(codes.shape[1]):
         if not skip[x]:
-            scores[x] = _toggle_one(codes, arities, child, x, kind, param, bits, offsets, base, q,
-                                    key, cells_bits, cell_of)  # fmt: skip
+            scores[x] = _toggle_one(codes, arities, child, x, kind, param, shares)
     _toggle_removals(codes, arities, child, parents, kind, param, scores)
     return scores
 
@@ -348,13 +353,14 @@ def toggle_scores(codes, arities, child, parents, kind, param, bits, offsets):
     -------
     scores : float64 array (p,)
     """
-    scores, skip, base, q, key, cells_bits, cell_of = _toggle_setup(
-        codes, arities, child, parents, kind, param, bits
-    )
+    scores, skip, shares = _toggle_setup(codes, arities, child, parents, kind, param, bits, offsets)
+    # numba's parallel loops cannot read a tuple made outside them: its arrays go in one by
+    # one, and each candidate's call packs them again
+    base, q, key, cells_bits, cell_of, _, _ = shares
     for x in prange(codes.shape[1]):
         if not skip[x]:
-            scores[x] = _toggle_one(codes, arities, child, x, kind, param, bits, offsets, base, q,
-                                    key, cells_bits, cell_of)  # fmt: skip
+            own = ToggleShares(base, q, key, cells_bits, cell_of, bits, offsets)
+            scores[x] = _toggle_one(codes, arities, child, x, kind, param, own)
     _toggle_removals(codes, arities, child, parents, kind, param, scores)
     return scores
 

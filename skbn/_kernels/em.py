@@ -8,8 +8,17 @@ holds ``q_j`` rows of ``r_j`` entries, row ``c`` for the parent configuration
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
+
+#: A network as the E-step reads it: each node's number of states, a topological order,
+#: the parents as compressed rows (``par_ptr``, ``par_idx``) and the flat log-tables with
+#: each node's start (``table_ptr``).
+FlatNetwork = namedtuple(
+    "FlatNetwork", ["arities", "order", "par_ptr", "par_idx", "table_ptr", "log_tables"]
+)
 
 
 @njit(cache=True)
@@ -24,17 +33,23 @@ def _configuration(x, par_idx, start, stop, arities):
 
 
 @njit(cache=True)
-def _add_row_counts(x, weight, arities, par_ptr, par_idx, table_ptr, counts):
+def _add_row_counts(x, weight, network, counts):
+    arities, par_ptr, par_idx, table_ptr = (
+        network.arities,
+        network.par_ptr,
+        network.par_idx,
+        network.table_ptr,
+    )
     for j in range(x.shape[0]):
         c = _configuration(x, par_idx, par_ptr[j], par_ptr[j + 1], arities)
         counts[table_ptr[j] + c * arities[j] + x[j]] += weight
 
 
 @njit(cache=True)
-def likelihood_weighting_estep(
-    codes, arities, order, par_ptr, par_idx, table_ptr, log_tables, n_particles, seed, counts
-):
+def likelihood_weighting_estep(codes, network, n_particles, seed, counts):
     """Expected family counts, weighted-mode imputations and the observed-data log-likelihood.
+
+    ``network`` is a :data:`FlatNetwork`.
 
     A complete row adds one count to each family. An incomplete row draws ``n_particles``
     particles: the nodes in topological ``order``, a missing node sampled from its table
@@ -52,6 +67,7 @@ def likelihood_weighting_estep(
         Estimated log-likelihood of the observed values: exact for complete rows, the log of
         the mean particle weight for incomplete ones.
     """
+    arities, order, par_ptr, par_idx, table_ptr, log_tables = network
     n, p = codes.shape
     imputed = codes.copy()
     x = np.empty(p, dtype=np.int64)
@@ -75,7 +91,7 @@ def likelihood_weighting_estep(
                 c = _configuration(x, par_idx, par_ptr[j], par_ptr[j + 1], arities)
                 w += log_tables[table_ptr[j] + c * arities[j] + x[j]]
             loglik += w
-            _add_row_counts(x, 1.0, arities, par_ptr, par_idx, table_ptr, counts)
+            _add_row_counts(x, 1.0, network, counts)
             continue
         np.random.seed(seed + i)  # noqa: NPY002 - numba's njit has the legacy API only
         for s in range(n_particles):
@@ -104,9 +120,7 @@ def likelihood_weighting_estep(
             total += logw[s]
         loglik += top + np.log(total / n_particles)
         for s in range(n_particles):
-            _add_row_counts(
-                samples[s], logw[s] / total, arities, par_ptr, par_idx, table_ptr, counts
-            )
+            _add_row_counts(samples[s], logw[s] / total, network, counts)
         for j in range(p):
             if codes[i, j] >= 0:
                 continue

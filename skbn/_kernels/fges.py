@@ -27,6 +27,8 @@ gives the same graphs.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -44,13 +46,36 @@ EFFECT, COVER, ALL = 0, 1, 2
 
 # slots of the control array ``ctl``
 (
-    C_STAGE, C_WORK, C_START, C_STOP, C_X, C_Y, C_COUNTER, C_INSERTS, C_HEAP, C_FS_USED,
-    C_FS_TOMB, C_POOL, C_ENTRIES, C_EPOOL, C_FILLED, C_NEED_POOL, C_NEED_HEAP, C_NEED_FS,
-    C_GROW, C_MODE, C_LIMIT, C_STAMP, C_NEED_ENTRIES, C_NEED_EPOOL, C_RESUME_J, C_RESUME_TURN,
-) = range(26)  # fmt: skip
+    C_STAGE,
+    C_WORK,
+    C_START,
+    C_STOP,
+    C_X,
+    C_Y,
+    C_COUNTER,
+    C_INSERTS,
+    C_HEAP,
+    C_FS_USED,
+    C_FS_TOMB,
+    C_POOL,
+    C_ENTRIES,
+    C_EPOOL,
+    C_FILLED,
+    C_NEED_POOL,
+    C_NEED_HEAP,
+    C_NEED_FS,
+    C_GROW,
+    C_MODE,
+    C_LIMIT,
+    C_STAMP,
+    C_NEED_ENTRIES,
+    C_NEED_EPOOL,
+    C_RESUME_J,
+    C_RESUME_TURN,
+) = range(26)
 #: length of the control array
 N_CONTROL = 26
-#: how the kernel scores families itself (``gauss[0]``): not at all (the caller fills them
+#: how the kernel scores families itself (``gauss.kind``): not at all (the caller fills them
 #: in), from a covariance matrix, or from centred columns
 NO_SCORES, DENSE_GAUSSIAN, CENTRED_GAUSSIAN = 0, 1, 2
 
@@ -63,6 +88,43 @@ G_GRAPH, G_SCORES, G_OPERATORS = 1, 2, 3
 INIT_CHUNK = 2048
 
 _EMPTY, _TOMB = -1, -2
+
+# The search's state travels as named tuples of arrays, built by ``ForwardSearch``
+# (``skbn.learners._fges_forward``) before each call; scalars live in the control array.
+
+#: The CPDAG as a neighbour table: v's neighbours ``nbr[v, :deg[v]]``, what each is to v
+#: in ``knd`` (:data:`PARENT`, :data:`CHILD`, :data:`UNDIRECTED`).
+Graph = namedtuple("Graph", ["nbr", "knd", "deg"])
+#: Background knowledge: the arcs Insert may use, the arcs Meek's rules may not create.
+Knowledge = namedtuple("Knowledge", ["arc_ok", "has_arc_ok", "forbidden", "has_forbidden"])
+#: The score table: hash ``slots`` of entries (a family's child, the offset and length of
+#: its parents in ``pool``, its score).
+ScoreTable = namedtuple("ScoreTable", ["slots", "child", "offset", "length", "value", "pool"])
+#: The operator heap: minus the gain, a running count, x, y, T's offset and length in the
+#: operator pool, and the offset of the configuration it was computed under.
+Heap = namedtuple("Heap", ["key", "count", "x", "y", "t_offset", "t_length", "cfg_offset"])
+#: The operators: the integer pool of configurations and sets T, the pair table (x, y) ->
+#: the configuration last computed for it, and the heap.
+Operators = namedtuple("Operators", ["pool", "fs_keys", "fs_vals", "heap"])
+#: Scratch of one Insert evaluation: its configuration, marks, the pool of T and its
+#: subsets, NA | Pa and the pool of T.
+Scratch = namedtuple("Scratch", ["cfg", "mark", "kept", "masks", "fam", "fam2"])
+#: Work lists: the variables to process, candidate partners, a second mark array, a
+#: queue, the rebuild's snapshots and its seeds.
+Work = namedtuple("Work", ["process", "cand", "mark2", "queue", "snap_at", "seeds"])
+#: The effect edges as compressed rows.
+Effects = namedtuple("Effects", ["indptr", "indices"])
+#: How the kernel scores families itself: ``kind`` (:data:`NO_SCORES`,
+#: :data:`DENSE_GAUSSIAN`, :data:`CENTRED_GAUSSIAN`), the covariance matrix or the columns
+#: and their means, the rows and the penalty per parameter.
+Scoring = namedtuple("Scoring", ["kind", "cov", "X", "means", "n", "per_param"])
+#: :data:`Scoring` with the scratch of the centred route (a block, its members, columns).
+InlineScoring = namedtuple(
+    "InlineScoring",
+    ["kind", "cov", "X", "means", "n", "per_param", "block", "members", "columns"],
+)
+#: Everything a pass over a work list reads and writes.
+Search = namedtuple("Search", ["graph", "know", "scores", "ops", "ctl", "scratch", "work", "gauss"])
 
 
 # -- the neighbour table ------------------------------------------------------------------
@@ -167,8 +229,15 @@ def _family_hash(child, parents, m):
 
 
 @njit(cache=True)
-def score_find(slots, e_child, e_off, e_len, e_pool, child, parents, m):
-    """Slot of the family (child, parents[:m]) in ``slots``: its entry or an empty slot."""
+def score_find(table, child, parents, m):
+    """Slot of the family (child, parents[:m]) in ``table.slots``: its entry or an empty slot."""
+    slots, e_child, e_off, e_len, e_pool = (
+        table.slots,
+        table.child,
+        table.offset,
+        table.length,
+        table.pool,
+    )
     mask = np.uint64(slots.shape[0] - 1)
     s = _family_hash(child, parents, m) & mask
     while True:
@@ -188,21 +257,13 @@ def score_find(slots, e_child, e_off, e_len, e_pool, child, parents, m):
 
 
 @njit(cache=True)
-def score_rehash(slots, e_child, e_off, e_len, e_pool, n_entries):
-    """Enter entries ``0 .. n_entries - 1`` into an empty ``slots`` table."""
+def score_rehash(table, n_entries):
+    """Enter entries ``0 .. n_entries - 1`` into the empty ``table.slots``."""
     for e in range(n_entries):
-        off = e_off[e]
-        s = score_find(
-            slots,
-            e_child,
-            e_off,
-            e_len,
-            e_pool,
-            e_child[e],
-            e_pool[off : off + e_len[e]],
-            e_len[e],
-        )
-        slots[s] = e
+        off = table.offset[e]
+        m = table.length[e]
+        s = score_find(table, table.child[e], table.pool[off : off + m], m)
+        table.slots[s] = e
 
 
 @njit(cache=True)
@@ -270,43 +331,43 @@ def _before(h_key, h_cnt, a, b):
 
 
 @njit(cache=True)
-def _swap(h_key, h_cnt, h_x, h_y, h_t, h_tlen, h_cfg, a, b):
-    h_key[a], h_key[b] = h_key[b], h_key[a]
-    h_cnt[a], h_cnt[b] = h_cnt[b], h_cnt[a]
-    h_x[a], h_x[b] = h_x[b], h_x[a]
-    h_y[a], h_y[b] = h_y[b], h_y[a]
-    h_t[a], h_t[b] = h_t[b], h_t[a]
-    h_tlen[a], h_tlen[b] = h_tlen[b], h_tlen[a]
-    h_cfg[a], h_cfg[b] = h_cfg[b], h_cfg[a]
+def _swap(heap, a, b):
+    heap.key[a], heap.key[b] = heap.key[b], heap.key[a]
+    heap.count[a], heap.count[b] = heap.count[b], heap.count[a]
+    heap.x[a], heap.x[b] = heap.x[b], heap.x[a]
+    heap.y[a], heap.y[b] = heap.y[b], heap.y[a]
+    heap.t_offset[a], heap.t_offset[b] = heap.t_offset[b], heap.t_offset[a]
+    heap.t_length[a], heap.t_length[b] = heap.t_length[b], heap.t_length[a]
+    heap.cfg_offset[a], heap.cfg_offset[b] = heap.cfg_offset[b], heap.cfg_offset[a]
 
 
 @njit(cache=True)
-def _push(heap, ctl, key, cnt, x, y, t, tlen, cfg):
-    h_key, h_cnt, h_x, h_y, h_t, h_tlen, h_cfg = heap
+def _push(heap, ctl, key, x, y, t, tlen, cfg):
+    """Add the operator Insert(x, y, T) of gain ``-key``, counted ``ctl[C_COUNTER]``."""
     i = ctl[C_HEAP]
     ctl[C_HEAP] += 1
-    h_key[i] = key
-    h_cnt[i] = cnt
-    h_x[i] = x
-    h_y[i] = y
-    h_t[i] = t
-    h_tlen[i] = tlen
-    h_cfg[i] = cfg
+    heap.key[i] = key
+    heap.count[i] = ctl[C_COUNTER]
+    heap.x[i] = x
+    heap.y[i] = y
+    heap.t_offset[i] = t
+    heap.t_length[i] = tlen
+    heap.cfg_offset[i] = cfg
     while i > 0:
         up = (i - 1) // 2
-        if not _before(h_key, h_cnt, i, up):
+        if not _before(heap.key, heap.count, i, up):
             break
-        _swap(h_key, h_cnt, h_x, h_y, h_t, h_tlen, h_cfg, i, up)
+        _swap(heap, i, up)
         i = up
 
 
 @njit(cache=True)
 def _pop(heap, ctl):
     """Move the least entry to the end of the heap's arrays; its index."""
-    h_key, h_cnt, h_x, h_y, h_t, h_tlen, h_cfg = heap
+    h_key, h_cnt = heap.key, heap.count
     last = ctl[C_HEAP] - 1
     ctl[C_HEAP] = last
-    _swap(h_key, h_cnt, h_x, h_y, h_t, h_tlen, h_cfg, 0, last)
+    _swap(heap, 0, last)
     i = 0
     while True:
         a = 2 * i + 1
@@ -316,7 +377,7 @@ def _pop(heap, ctl):
             a += 1
         if not _before(h_key, h_cnt, a, i):
             break
-        _swap(h_key, h_cnt, h_x, h_y, h_t, h_tlen, h_cfg, i, a)
+        _swap(heap, i, a)
         i = a
     return last
 
@@ -324,7 +385,7 @@ def _pop(heap, ctl):
 @njit(cache=True)
 def compact_pool(pool, new_pool, fs_keys, fs_vals, heap, n_heap):
     """Copy the live configurations and sets T into ``new_pool``; the new top."""
-    h_t, h_tlen, h_cfg = heap[4], heap[5], heap[6]
+    h_t, h_tlen, h_cfg = heap.t_offset, heap.t_length, heap.cfg_offset
     top = 0
     for s in range(fs_keys.shape[0]):
         if fs_keys[s] >= 0:
@@ -432,13 +493,14 @@ def _with(a, m, x, out):
 
 
 @njit(cache=True)
-def _clique_subsets(nbr, knd, deg, na, n_na, pool, n_pool, kept, masks):
+def _clique_subsets(graph, na, n_na, pool, n_pool, kept, masks):
     """Subsets T of ``pool`` with NA | T a clique, as bit masks over ``kept``.
 
     They come in the order a depth-first search with an explicit stack lists them, the
     empty set first. ``kept`` receives the pool members adjacent to all of NA; returns
     (#kept, #subsets, masks).
     """
+    nbr, knd, deg = graph
     q = 0
     for a in range(n_pool):
         if _adjacent_all(nbr, knd, deg, pool[a], na, n_na):
@@ -487,30 +549,30 @@ def _clique_subsets(nbr, knd, deg, na, n_na, pool, n_pool, kept, masks):
 
 
 @njit(cache=True)
-def _add_entry(slots, sl, e_child, e_off, e_len, e_pool, y, nodes, m, ctl):
+def _add_entry(table, sl, y, nodes, m, ctl):
     """Enter the family (y, nodes[:m]) at the empty slot ``sl``; its entry."""
     e = ctl[C_ENTRIES]
-    e_child[e] = y
-    e_off[e] = ctl[C_EPOOL]
-    e_len[e] = m
-    e_pool[ctl[C_EPOOL] : ctl[C_EPOOL] + m] = nodes[:m]
+    table.child[e] = y
+    table.offset[e] = ctl[C_EPOOL]
+    table.length[e] = m
+    table.pool[ctl[C_EPOOL] : ctl[C_EPOOL] + m] = nodes[:m]
     ctl[C_EPOOL] += m
-    slots[sl] = e
+    table.slots[sl] = e
     ctl[C_ENTRIES] += 1
     return e
 
 
 @njit(cache=True)
-def _gaussian_entry(slots, e_child, e_off, e_len, e_val, e_pool, y, nodes, m, gauss, ctl):
+def _gaussian_entry(table, y, nodes, m, gauss, ctl):
     """Entry of the family (y, nodes[:m]), scored here and added when the table lacks it.
 
     The score is what the Gaussian bound's ``local_scores`` gives: the log-likelihood from
     the covariance matrix or the columns and their means, minus ``per_param`` per free parameter.
     """
-    sl = score_find(slots, e_child, e_off, e_len, e_pool, y, nodes, m)
-    if slots[sl] >= 0:
-        return slots[sl]
-    e = _add_entry(slots, sl, e_child, e_off, e_len, e_pool, y, nodes, m, ctl)
+    sl = score_find(table, y, nodes, m)
+    if table.slots[sl] >= 0:
+        return table.slots[sl]
+    e = _add_entry(table, sl, y, nodes, m, ctl)
     ctl[C_FILLED] = ctl[C_ENTRIES]
     kind, cov, X, means, n, per_param, block, members, columns = gauss
     parents = nodes[:m].astype(np.int64)
@@ -518,28 +580,29 @@ def _gaussian_entry(slots, e_child, e_off, e_len, e_val, e_pool, y, nodes, m, ga
         ll = gaussian_loglik(cov, n, np.int64(y), parents)
     else:
         ll = centred_loglik(X, means, n, np.int64(y), parents, block, members, columns)
-    e_val[e] = ll - per_param * (np.float64(m) + 2.0)
+    table.value[e] = ll - per_param * (np.float64(m) + 2.0)
     return e
 
 
 @njit(cache=True)
-def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch, gauss):
+def _calc_insert(x, y, collect, search):
     """FGES's calc_insert(x, y); 0, or what must grow before it can run.
 
     With ``collect`` True, register the family scores it needs that the table lacks and
     add up what the computing pass will store; returns :data:`G_SCORES` when the score
     table is full (nothing else changed). Otherwise compute the operator: with every score
-    known, or, when the kernel scores families itself (``gauss[0]``), scoring the missing
+    known, or, when the kernel scores families itself (``gauss.kind``), scoring the missing
     ones as it goes; then it first checks there is room for all it may store and returns
     :data:`G_SCORES` or :data:`G_OPERATORS` (with the room needed in ``ctl``) before
     changing anything when there is not.
     """
+    graph, ctl, gauss, table = search.graph, search.ctl, search.gauss, search.scores
     nbr, knd, deg = graph
-    arc_ok, has_knowledge, _forbidden, _has_forbidden = know
-    slots, e_child, e_off, e_len, e_val, e_pool = scores
-    pool, fs_keys, fs_vals, heap = ops
-    cfg, mark, kept, masks, fam, fam2 = scratch
-    inline = gauss[0] != NO_SCORES and not collect
+    arc_ok, has_knowledge, _forbidden, _has_forbidden = search.know
+    slots, e_child, e_val, e_pool = table.slots, table.child, table.value, table.pool
+    pool, fs_keys, fs_vals, heap = search.ops
+    cfg, mark, kept, masks, fam, fam2 = search.scratch
+    inline = gauss.kind != NO_SCORES and not collect
     if x == y or _kind(nbr, knd, deg, y, x) != 0:
         return 0
     if has_knowledge and not arc_ok[x, y]:
@@ -575,12 +638,12 @@ def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch, gauss):
         # Insert's T ranges over these subsets, the empty one first (with no pool, only
         # it); a later T replaces the best only when strictly better, the first of equals
         # wins
-        q, n_sub, masks = _clique_subsets(nbr, knd, deg, na, n_na, tpool, n_pool, kept, masks)
+        q, n_sub, masks = _clique_subsets(graph, na, n_na, tpool, n_pool, kept, masks)
     if inline:
         need_fam = 2 * n_sub
         if (
             ctl[C_POOL] + m + n_t0 > pool.shape[0]
-            or ctl[C_HEAP] + 1 > heap[0].shape[0]
+            or ctl[C_HEAP] + 1 > heap.key.shape[0]
             or 2 * (ctl[C_FS_USED] + ctl[C_FS_TOMB] + 1) > fs_keys.shape[0]
         ):
             ctl[C_NEED_POOL] = m + n_t0
@@ -626,7 +689,7 @@ def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch, gauss):
             for which in range(2):
                 fam_nodes = scratch_cond if which == 0 else scratch_x
                 fam_m = n_cond if which == 0 else n_with
-                sl = score_find(slots, e_child, e_off, e_len, e_pool, y, fam_nodes, fam_m)
+                sl = score_find(table, y, fam_nodes, fam_m)
                 if slots[sl] < 0:
                     e = ctl[C_ENTRIES]
                     if (
@@ -635,20 +698,14 @@ def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch, gauss):
                         or 2 * (e + 1) > slots.shape[0]
                     ):
                         return G_SCORES
-                    _add_entry(slots, sl, e_child, e_off, e_len, e_pool, y, fam_nodes, fam_m, ctl)
+                    _add_entry(table, sl, y, fam_nodes, fam_m, ctl)
             continue
         if inline:
-            s_with = _gaussian_entry(
-                slots, e_child, e_off, e_len, e_val, e_pool, y, scratch_x, n_with, gauss, ctl
-            )
-            s_cond = _gaussian_entry(
-                slots, e_child, e_off, e_len, e_val, e_pool, y, scratch_cond, n_cond, gauss, ctl
-            )
+            s_with = _gaussian_entry(table, y, scratch_x, n_with, gauss, ctl)
+            s_cond = _gaussian_entry(table, y, scratch_cond, n_cond, gauss, ctl)
         else:
-            s_with = slots[score_find(slots, e_child, e_off, e_len, e_pool, y, scratch_x, n_with)]
-            s_cond = slots[
-                score_find(slots, e_child, e_off, e_len, e_pool, y, scratch_cond, n_cond)
-            ]
+            s_with = slots[score_find(table, y, scratch_x, n_with)]
+            s_cond = slots[score_find(table, y, scratch_cond, n_cond)]
         bump = e_val[s_with] - e_val[s_cond]
         if bump > best:
             best = bump
@@ -665,17 +722,17 @@ def _calc_insert(x, y, collect, graph, know, scores, ops, ctl, scratch, gauss):
     _sort(pool[toff:], nt)
     ctl[C_POOL] += nt
     ctl[C_COUNTER] += 1
-    _push(heap, ctl, -best, ctl[C_COUNTER], x, y, toff, nt, off)
+    _push(heap, ctl, -best, x, y, toff, nt, off)
     return 0
 
 
 @njit(cache=True)
-def _candidates(y, mode, effect_indptr, effect_indices, graph, out, mark, mark2, ctl):
+def _candidates(y, mode, effects, graph, out, mark, mark2, ctl):
     """The candidate partners x of y for the round, sorted, in ``out``; their number."""
     nbr, knd, deg = graph
     if mode == EFFECT:
-        a, b = effect_indptr[y], effect_indptr[y + 1]
-        out[: b - a] = effect_indices[a:b]
+        a, b = effects.indptr[y], effects.indptr[y + 1]
+        out[: b - a] = effects.indices[a:b]
         return b - a
     if mode == ALL:
         p = deg.shape[0]
@@ -705,22 +762,7 @@ def _candidates(y, mode, effect_indptr, effect_indices, graph, out, mark, mark2,
 
 
 @njit(cache=True)
-def _work_pass(
-    collect,
-    mode,
-    effect_indptr,
-    effect_indices,
-    process,
-    graph,
-    know,
-    scores,
-    ops,
-    ctl,
-    scratch,
-    cand,
-    mark2,
-    gauss,
-):
+def _work_pass(collect, mode, effects, search):
     """Run calc_insert over the current work list; 0, or what must grow first.
 
     A collecting pass that stops starts again from the beginning; a computing pass that
@@ -728,7 +770,8 @@ def _work_pass(
     ``ctl[C_RESUME_J]``, ``ctl[C_RESUME_TURN]``), which changed nothing. (One call site of
     :func:`_calc_insert` with one type of each argument, so numba compiles it once.)
     """
-    mark = scratch[1]
+    ctl, graph, mark = search.ctl, search.graph, search.scratch.mark
+    process, cand, mark2 = search.work.process, search.work.cand, search.work.mark2
     kind = ctl[C_WORK]
     if kind == W_SINGLE:
         first, last = np.int64(0), np.int64(1)
@@ -741,7 +784,7 @@ def _work_pass(
             turns = 1
         else:
             v = np.int64(i if kind == W_INIT else process[i])
-            m = _candidates(v, mode, effect_indptr, effect_indices, graph, cand, mark, mark2, ctl)
+            m = _candidates(v, mode, effects, graph, cand, mark, mark2, ctl)
             turns = 1 if kind == W_INIT else 2
         for j in range(j0 if i == first else 0, m):
             for turn in range(turn0 if i == first and j == j0 else 0, turns):
@@ -751,7 +794,7 @@ def _work_pass(
                     a, b = np.int64(cand[j]), v
                 else:
                     a, b = v, np.int64(cand[j])
-                status = _calc_insert(a, b, collect, graph, know, scores, ops, ctl, scratch, gauss)
+                status = _calc_insert(a, b, collect, search)
                 if status != 0:
                     if not collect:
                         if kind != W_SINGLE:
@@ -814,15 +857,16 @@ def _meek_orients(nbr, knd, deg, a, b):
 
 
 @njit(cache=True)
-def rebuild(seeds, n_seeds, graph, know, mark, ctl, queue, snap_at, changed):
+def rebuild(seeds, n_seeds, graph, know, mark, ctl, work):
     """Turn the PDAG left by an operator back into a CPDAG; the changed nodes' count.
 
     As ``CPDAGState.rebuild`` (downstream region): the arcs into every node reachable from
     the seeds along arcs and undirected edges are undirected unless they form an
     unshielded collider (or the knowledge rules out their reverse), then Meek's rules
-    R1-R3 run to closure. ``changed`` receives the nodes whose parents or neighbours
-    differ at the end.
+    R1-R3 run to closure. ``work.process`` receives the nodes whose parents or neighbours
+    differ at the end; ``work.queue`` and ``work.snap_at`` are scratch.
     """
+    queue, snap_at, changed = work.queue, work.snap_at, work.process
     nbr, knd, deg = graph
     _arc_ok, _has_knowledge, forbidden, has_forbidden = know
     s = _stamp(ctl, mark)
@@ -911,10 +955,10 @@ def rebuild(seeds, n_seeds, graph, know, mark, ctl, queue, snap_at, changed):
 
 
 @njit(cache=True)
-def _semi_directed_blocked(
-    nbr, knd, deg, source, target, blockers, n_blockers, mark, mark2, queue, ctl
-):
+def _semi_directed_blocked(graph, source, target, blockers, n_blockers, mark, work, ctl):
     """True if every semi-directed path from source to target meets a blocker."""
+    nbr, knd, deg = graph
+    mark2, queue = work.mark2, work.queue
     s_block = _stamp(ctl, mark2)
     for a in range(n_blockers):
         mark2[blockers[a]] = s_block
@@ -944,36 +988,38 @@ def _semi_directed_blocked(
 
 
 @njit(cache=True)
-def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratch, work, gauss):
-    """Run FGES's forward phase from the state in the arrays until it ends or must pause.
+def forward(effects, search):
+    """Run FGES's forward phase from the state in ``search`` until it ends or must pause.
 
     Returns :data:`DONE`, :data:`NEED_SCORES` (fill the table's entries from
     ``ctl[C_FILLED]`` to ``ctl[C_ENTRIES]``, then call again) or :data:`GROW` (enlarge what
-    ``ctl[C_GROW]`` names, then call again). ``gauss`` is ``(kind, cov, X, means, n,
-    per_param)``: with ``kind`` :data:`DENSE_GAUSSIAN` or :data:`CENTRED_GAUSSIAN` the
-    kernel scores the families itself (Gaussian log-likelihood from ``cov``, or from the
-    columns ``X`` centred by ``means`` as they are read, minus ``per_param`` per free
-    parameter) in one pass over each work list, and never returns :data:`NEED_SCORES`.
+    ``ctl[C_GROW]`` names, then call again). ``search.gauss`` is a :data:`Scoring`: with
+    ``kind`` :data:`DENSE_GAUSSIAN` or :data:`CENTRED_GAUSSIAN` the kernel scores the
+    families itself (Gaussian log-likelihood from ``cov``, or from the columns ``X`` centred
+    by ``means`` as they are read, minus ``per_param`` per free parameter) in one pass over
+    each work list, and never returns :data:`NEED_SCORES`.
     """
+    graph, know, ctl, work, gauss = search.graph, search.know, search.ctl, search.work, search.gauss
     nbr, knd, deg = graph
-    pool, fs_keys, fs_vals, heap = ops
-    cfg, mark, kept, masks, fam, fam2 = scratch
+    pool, fs_keys, fs_vals, heap = search.ops
+    cfg, mark, kept, masks, fam, fam2 = search.scratch
     process, cand, mark2, queue, snap_at, seeds = work
     p = deg.shape[0]
     mode = ctl[C_MODE]
     size = nbr.shape[1] + 2  # a family has at most deg(y) + 1 members
-    scoring = (
-        gauss[0],
-        gauss[1],
-        gauss[2],
-        gauss[3],
-        gauss[4],
-        gauss[5],
+    scoring = InlineScoring(
+        gauss.kind,
+        gauss.cov,
+        gauss.X,
+        gauss.means,
+        gauss.n,
+        gauss.per_param,
         np.empty((size, size)),
         np.empty(size, dtype=np.int64),
-        np.empty((size, gauss[2].shape[0])),
+        np.empty((size, gauss.X.shape[0])),
     )
-    inline = gauss[0] != NO_SCORES
+    inner = Search(graph, know, search.scores, search.ops, ctl, search.scratch, work, scoring)
+    inline = gauss.kind != NO_SCORES
     while True:
         stage = ctl[C_STAGE]
         if stage == S_COLLECT or stage == S_COMPUTE:
@@ -984,27 +1030,12 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
                 ctl[C_NEED_FS] = 0
             elif not inline and (
                 ctl[C_POOL] + ctl[C_NEED_POOL] > pool.shape[0]
-                or ctl[C_HEAP] + ctl[C_NEED_HEAP] > heap[0].shape[0]
+                or ctl[C_HEAP] + ctl[C_NEED_HEAP] > heap.key.shape[0]
                 or 2 * (ctl[C_FS_USED] + ctl[C_FS_TOMB] + ctl[C_NEED_FS]) > fs_keys.shape[0]
             ):
                 ctl[C_GROW] = G_OPERATORS
                 return GROW
-            status = _work_pass(
-                collect,
-                mode,
-                effect_indptr,
-                effect_indices,
-                process,
-                graph,
-                know,
-                scores,
-                ops,
-                ctl,
-                scratch,
-                cand,
-                mark2,
-                scoring,
-            )
+            status = _work_pass(collect, mode, effects, inner)
             if status != 0:  # a full table: nothing changed since the pass (re)started
                 ctl[C_GROW] = status
                 return GROW
@@ -1021,13 +1052,13 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
         else:
             if ctl[C_HEAP] == 0:
                 return DONE
-            x, y = heap[2][0], heap[3][0]
+            x, y = heap.x[0], heap.y[0]
             cap = nbr.shape[1]
             if deg[x] + 1 >= cap or deg[y] + 1 >= cap:
                 ctl[C_GROW] = G_GRAPH
                 return GROW
             i = _pop(heap, ctl)
-            toff, tlen, coff = heap[4][i], heap[5][i], heap[6][i]
+            toff, tlen, coff = heap.t_offset[i], heap.t_length[i], heap.cfg_offset[i]
             s = _pair_find(fs_keys, np.int64(x) * p + y)
             if s >= 0:
                 fs_keys[s] = _TOMB
@@ -1050,9 +1081,7 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
             blockers = np.empty(n_na + tlen, dtype=np.int32)
             blockers[:n_na] = cfg[3 : 3 + n_na]
             blockers[n_na:] = pool[toff : toff + tlen]
-            if not _semi_directed_blocked(
-                nbr, knd, deg, y, x, blockers, n_na + tlen, mark, mark2, queue, ctl
-            ):
+            if not _semi_directed_blocked(graph, y, x, blockers, n_na + tlen, mark, work, ctl):
                 continue
             # the seeds: x, y, T and the nodes adjacent to both before the insertion
             n_seeds = 0
@@ -1073,7 +1102,7 @@ def forward(effect_indptr, effect_indices, graph, know, scores, ops, ctl, scratc
             for a in range(tlen):
                 add_arc(nbr, knd, deg, pool[toff + a], y)
             ctl[C_INSERTS] += 1
-            n_changed = rebuild(seeds, n_seeds, graph, know, mark, ctl, queue, snap_at, process)
+            n_changed = rebuild(seeds, n_seeds, graph, know, mark, ctl, work)
             # process: the changed nodes, x, y and the nodes now adjacent to both
             m = n_changed
             process[m] = x

@@ -214,7 +214,8 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
     p = cov.shape[0]
     k = parents.shape[0]
     out = np.empty(p)
-    ok, lower, z, base, floor = _parents_factor(cov, child, parents)
+    factored = _parents_factor(cov, child, parents)
+    ok, lower, z, base, floor = factored
     in_family = np.zeros(p, dtype=np.bool_)
     in_family[child] = True
     for a in range(k):
@@ -249,7 +250,8 @@ def addition_gaussian_loglik(cov, diag, n, child, parents):
         if in_family[x]:
             out[x] = -np.inf
             continue
-        out[x] = _candidate_loglik(cov, diag, n, child, parents, x, ok, base, floor, vx[x], cxy[x])
+        s2 = _rank_one_variance(factored, vx[x], cxy[x], diag[x])
+        out[x] = _candidate_loglik(cov, n, child, parents, x, s2)
     return out
 
 
@@ -279,15 +281,25 @@ def _parents_factor(cov, child, parents):
 
 
 @njit(cache=True)
-def _candidate_loglik(cov, diag, n, child, parents, x, ok, base, floor, vx, cxy):
-    """The log-likelihood of ``(child, parents + {x})`` from ``s2(x | P)`` and ``c(y, x | P)``.
+def _rank_one_variance(factor, vx, cxy, dx):
+    """``s2(child | P + x)`` from ``s2(x | P)``, ``c(y, x | P)`` and x's variance ``dx``.
 
-    A candidate nearly collinear with the parents (or a block that is not positive
-    definite) is scored directly, with :func:`residual_variance`'s ridge.
+    ``factor`` is :func:`_parents_factor`'s result. Returns -1 for a candidate nearly
+    collinear with the parents, or when their block is not positive definite.
     """
-    s2 = -1.0
-    if ok and vx > 1e-8 * max(diag[x], 1e-300):
-        s2 = max(base - cxy * cxy / vx, floor)
+    ok, _, _, base, floor = factor
+    if ok and vx > 1e-8 * max(dx, 1e-300):
+        return max(base - cxy * cxy / vx, floor)
+    return -1.0
+
+
+@njit(cache=True)
+def _candidate_loglik(cov, n, child, parents, x, s2):
+    """The log-likelihood of ``(child, parents + {x})`` whose residual variance is ``s2``.
+
+    ``s2 < 0`` (:func:`_rank_one_variance` could not update) scores the family directly,
+    with :func:`residual_variance`'s ridge.
+    """
     if s2 < 0.0:
         k = parents.shape[0]
         extended = np.empty(k + 1, dtype=np.int64)
@@ -311,7 +323,8 @@ def addition_gaussian_loglik_one(cov, diag, n, child, parents, x):
     for a in range(k):
         if parents[a] == x:
             return -np.inf
-    ok, lower, z, base, floor = _parents_factor(cov, child, parents)
+    factored = _parents_factor(cov, child, parents)
+    ok, lower, z, base, floor = factored
     vx = diag[x]
     cxy = cov[child, x]
     if ok:
@@ -324,4 +337,6 @@ def addition_gaussian_loglik_one(cov, diag, n, child, parents, x):
             w[a] = value
             vx -= value * value
             cxy -= value * z[a]
-    return _candidate_loglik(cov, diag, n, child, parents, x, ok, base, floor, vx, cxy)
+    return _candidate_loglik(
+        cov, n, child, parents, x, _rank_one_variance(factored, vx, cxy, diag[x])
+    )

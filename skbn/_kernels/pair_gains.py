@@ -13,9 +13,14 @@ Every function trusts its input: the estimator layer validates before calling.
 """
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit, prange
+
+#: How a pair's gain becomes its bin of ``gamma*``: the base penalty (BIC's if
+#: ``bic_base``, else AIC's) times ``discount``, ``log p``, and the bins' width.
+GammaRule = namedtuple("GammaRule", ["bic_base", "discount", "log_p", "step"])
 
 
 @njit(cache=True, parallel=True)
@@ -47,29 +52,20 @@ def pair_gamma_bins(codes, arities, columns, bic_base, discount, log_p, step, n_
     for a in range(m):
         rmax = max(rmax, arities[columns[a]])
     bins = np.zeros((m, n_bins), dtype=np.int64)
+    rule = GammaRule(bic_base, discount, log_p, step)
     # rows a and m - 1 - a together: every task does about the same work
     for h in prange((m + 1) // 2):
-        _row(codes, arities, columns, h, bic_base, discount, log_p, step, n_bins, rmax, bins)
+        _row(codes, arities, columns, h, rule, rmax, bins)
         if m - 1 - h != h:
-            _row(
-                codes,
-                arities,
-                columns,
-                m - 1 - h,
-                bic_base,
-                discount,
-                log_p,
-                step,
-                n_bins,
-                rmax,
-                bins,
-            )
+            _row(codes, arities, columns, m - 1 - h, rule, rmax, bins)
     return bins
 
 
 @njit(cache=True)
-def _row(codes, arities, columns, a, bic_base, discount, log_p, step, n_bins, rmax, bins):
+def _row(codes, arities, columns, a, rule, rmax, bins):
     """Bin the pairs ``(columns[a], columns[c])``, ``c > a``, into ``bins[a]``."""
+    bic_base, discount, log_p, step = rule
+    n_bins = bins.shape[1]
     n = codes.shape[0]
     m = columns.shape[0]
     i = columns[a]

@@ -75,8 +75,20 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 #: Picture formats matplotlib writes with its Agg, PDF, PS and SVG back ends.
-PICTURE_SUFFIXES = (".png", ".svg", ".svgz", ".pdf", ".eps", ".ps", ".jpg", ".jpeg", ".tif",
-                    ".tiff", ".webp", ".pgf")  # fmt: skip
+PICTURE_SUFFIXES = (
+    ".png",
+    ".svg",
+    ".svgz",
+    ".pdf",
+    ".eps",
+    ".ps",
+    ".jpg",
+    ".jpeg",
+    ".tif",
+    ".tiff",
+    ".webp",
+    ".pgf",
+)
 
 
 #: The options that name a file a command writes (besides the pictures).

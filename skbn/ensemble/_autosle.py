@@ -626,9 +626,14 @@ class AutoSLEEnsemble(BaseStructureLearner):
         problems = _check_problems(problems)
         selected = self.credit == "selected"
         fingerprint = _fingerprint(
-            problems, space, self.quality, seed, self.batch_size, self.credit,
+            problems,
+            space,
+            self.quality,
+            seed,
+            self.batch_size,
+            self.credit,
             repr(self.selection_score),
-        )  # fmt: skip
+        )
         # each training problem is checked and encoded once for all trials
         checked = [(check_data(X), truth) for X, truth in problems]
         name = self.study_name or f"autosle-{fingerprint[:16]}"

@@ -227,9 +227,11 @@ class MultipleImputation(BaseStructureLearner):
         if data.has_missing:
             frame = data.to_frame()
             copies = parallel_map(
-                lambda seed: self._impute(data, frame, seed), seeds, n_jobs=self.n_jobs,
+                lambda seed: self._impute(data, frame, seed),
+                seeds,
+                n_jobs=self.n_jobs,
                 prefer="threads",
-            )  # fmt: skip
+            )
         else:
             copies = [data] * len(seeds)
         outcomes = run_fits(

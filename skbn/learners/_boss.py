@@ -11,6 +11,7 @@ from sklearn.utils import check_random_state
 
 from skbn._kernels.boss import (
     DONE,
+    NO_ROOM,
     GaussianFamily,
     Moves,
     Pool,
@@ -20,13 +21,12 @@ from skbn._kernels.boss import (
     gaussian_fill,
     grow_candidates,
     index_branches,
-    make_node,
     node_path,
     order_nodes,
     rehash_children,
     sweep,
     walk,
-    walk_to,
+    walk_making,
 )
 from skbn.base import BaseStructureLearner
 from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints, start_graph_matrix
@@ -113,6 +113,7 @@ class _Forest:
             ),
         )
         cap = max(8 * p, 64)
+        self._trees = self._pool = None  # the kernels' tuples of the arrays, made on demand
         #: used lengths: nodes, branches, kept parents; then the number of expansions
         self.sizes = np.zeros(4, np.int64)
         for name in self._NODE_ARRAYS:
@@ -164,7 +165,9 @@ class _Forest:
                 "raise penalty_discount, rule out arcs with forbidden_edges or tiers, or use "
                 "FGES, which keeps no trees"
             )
+        grown = False
         if used_nodes + nodes > self.owner.shape[0]:
+            grown = True
             cap = min(max(used_nodes + nodes, 2 * self.owner.shape[0]), _MAX_NODES)
             for name in self._NODE_ARRAYS:
                 setattr(self, name, _enlarged(getattr(self, name), used_nodes, cap))
@@ -173,15 +176,19 @@ class _Forest:
                 rehash_children(self.children, table)
                 self.children = table
         if used_branches + branches > self.branch_var.shape[0]:
+            grown = True
             cap = min(max(used_branches + branches, 2 * self.branch_var.shape[0]), _MAX_NODES)
             self.branch_var = _enlarged(self.branch_var, used_branches, cap)
         if self.gaussian is None and self.branch_grow.shape[0] < self.branch_var.shape[0]:
-            # only the Python route keeps the branches' scores
+            # only the Python route keeps the branches' scores (in no tuple)
             held = min(used_branches, self.branch_grow.shape[0])
             self.branch_grow = _enlarged(self.branch_grow, held, self.branch_var.shape[0])
         if used_kept + kept > self.kept_pool.shape[0]:
+            grown = True
             cap = max(used_kept + kept, 2 * self.kept_pool.shape[0])
             self.kept_pool = _enlarged(self.kept_pool, used_kept, cap)
+        if grown:
+            self._trees = self._pool = None  # the kernels' tuples hold the old arrays
 
     def _new_node(self, v: int, up: int, var: int, rank: int, score: float) -> int:
         self._reserve(1, 0, 0)
@@ -207,13 +214,17 @@ class _Forest:
 
     def trees(self) -> Trees:
         """The arrays a walk reads, as they are now (an enlargement replaces them)."""
-        return Trees(
-            self.roots, self.n_branch, self.first, self.branch_var, self.children, self.shrink
-        )
+        if self._trees is None:
+            self._trees = Trees(
+                self.roots, self.n_branch, self.first, self.branch_var, self.children, self.shrink
+            )
+        return self._trees
 
     def pool(self) -> Pool:
         """The rest of the node pool, as it is now (an enlargement replaces the arrays)."""
-        return Pool(*(getattr(self, name) for name in Pool._fields))
+        if self._pool is None:
+            self._pool = Pool(*(getattr(self, name) for name in Pool._fields))
+        return self._pool
 
     def fill(self, requests: Requests, count: int) -> None:
         """Finish the look-ups a kernel stopped at: expand, walk on, expand ... then shrink.
@@ -238,10 +249,9 @@ class _Forest:
             v = int(variables[r])
             prefix = prefixes[r]
             while True:
-                node, b = walk_to(v, self.trees(), prefix)
-                if b >= 0:
+                node, b = walk_making(v, prefix, self.trees(), self.pool(), self.branch_grow)
+                if b == NO_ROOM:
                     self._reserve(1, 0, 0)
-                    make_node(node, b, self.branch_grow[b], self.trees(), self.pool())
                     continue
                 if b == -2:
                     self._expand(node)

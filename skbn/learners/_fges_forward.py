@@ -50,13 +50,13 @@ class ForwardSearch:
         self.bound = bound
         self.gauss = _kernel_scoring(bound)
         indptr, indices = effect
-        self.effect = (
+        self.effect = K.Effects(
             np.ascontiguousarray(indptr, np.int64),
             np.ascontiguousarray(indices, np.int32),
         )
         dummy = np.zeros((1, 1), dtype=bool)
         # writable copies: a read-only array is another type to numba (another compile)
-        self.know = (
+        self.know = K.Knowledge(
             dummy if arc_ok is None else np.array(arc_ok, dtype=bool, order="C"),
             arc_ok is not None,
             dummy if forbidden is None else np.array(forbidden, dtype=bool, order="C"),
@@ -87,8 +87,8 @@ class ForwardSearch:
         self.cap = 0
 
     @staticmethod
-    def _heap_arrays(size: int) -> tuple:
-        return (
+    def _heap_arrays(size: int) -> K.Heap:
+        return K.Heap(
             np.empty(size, dtype=np.float64),  # minus the gain
             np.empty(size, dtype=np.int64),  # running count
             np.empty(size, dtype=np.int32),  # x
@@ -107,7 +107,7 @@ class ForwardSearch:
         self.deg = np.zeros(self.p, dtype=np.int32)
         self.process = np.empty(self.p + 2 * cap + 8, dtype=np.int32)
         self.seeds = np.empty(2 * cap + 8, dtype=np.int32)
-        self.scratch = (
+        self.scratch = K.Scratch(
             np.empty(3 + 3 * cap, dtype=np.int32),  # a configuration, and scratch
             self.mark,
             np.empty(cap + 1, dtype=np.int32),  # the pool of T kept
@@ -159,24 +159,26 @@ class ForwardSearch:
         ctl[K.C_RESUME_J] = ctl[K.C_RESUME_TURN] = 0
         ctl[K.C_NEED_ENTRIES] = ctl[K.C_NEED_EPOOL] = 0
         while True:
-            status = K.forward(
-                self.effect[0],
-                self.effect[1],
-                (self.nbr, self.knd, self.deg),
-                self.know,
-                (self.slots, *self.entries, self.e_pool),
-                (self.pool, self.fs_keys, self.fs_vals, self.heap),
-                ctl,
-                self.scratch,
-                (self.process, self.cand, self.mark2, self.queue, self.snap_at, self.seeds),
-                self.gauss,
-            )
+            status = K.forward(self.effect, self._search())
             if status == K.DONE:
                 return int(ctl[K.C_INSERTS]) - inserts
             if status == K.NEED_SCORES:
                 self._fill(int(ctl[K.C_FILLED]), int(ctl[K.C_ENTRIES]))
             else:
                 self._grow(int(ctl[K.C_GROW]))
+
+    def _search(self) -> K.Search:
+        """The kernel's state, as the arrays are now (an enlargement replaces some)."""
+        return K.Search(
+            graph=K.Graph(self.nbr, self.knd, self.deg),
+            know=self.know,
+            scores=K.ScoreTable(self.slots, *self.entries, self.e_pool),
+            ops=K.Operators(self.pool, self.fs_keys, self.fs_vals, K.Heap(*self.heap)),
+            ctl=self.ctl,
+            scratch=self.scratch,
+            work=K.Work(self.process, self.cand, self.mark2, self.queue, self.snap_at, self.seeds),
+            gauss=self.gauss,
+        )
 
     def _fill(self, start: int, stop: int) -> None:
         children, offsets, lengths, values = self.entries
@@ -203,9 +205,8 @@ class ForwardSearch:
                 self.e_pool = _grown(self.e_pool, 2 * self.e_pool.shape[0] + e_need)
             if 2 * (n + 1) > self.slots.shape[0]:
                 self.slots = np.full(2 * self.slots.shape[0], -1, dtype=np.int64)
-                children, offsets, lengths, _ = self.entries
                 held = int(ctl[K.C_ENTRIES])  # the entries there are, not those to come
-                K.score_rehash(self.slots, children, offsets, lengths, self.e_pool, held)
+                K.score_rehash(K.ScoreTable(self.slots, *self.entries, self.e_pool), held)
         else:
             need_pool = int(ctl[K.C_NEED_POOL])
             if int(ctl[K.C_POOL]) + need_pool > self.pool.shape[0]:
@@ -213,15 +214,20 @@ class ForwardSearch:
                 # twice, so the live entries take at most twice the pool's length
                 fresh = np.empty(2 * self.pool.shape[0], dtype=np.int32)
                 live = K.compact_pool(
-                    self.pool, fresh, self.fs_keys, self.fs_vals, self.heap, int(ctl[K.C_HEAP])
+                    self.pool,
+                    fresh,
+                    self.fs_keys,
+                    self.fs_vals,
+                    K.Heap(*self.heap),
+                    int(ctl[K.C_HEAP]),
                 )
                 size = max(self.pool.shape[0], 2 * (live + need_pool))
                 self.pool = np.empty(size, dtype=np.int32)
                 self.pool[:live] = fresh[:live]
                 ctl[K.C_POOL] = live
             size = int(ctl[K.C_HEAP]) + int(ctl[K.C_NEED_HEAP])
-            if size > self.heap[0].shape[0]:
-                self.heap = tuple(_grown(a, 2 * size) for a in self.heap)
+            if size > self.heap.key.shape[0]:
+                self.heap = K.Heap(*(_grown(a, 2 * size) for a in self.heap))
             used = int(ctl[K.C_FS_USED]) + int(ctl[K.C_NEED_FS])
             if 2 * (used + int(ctl[K.C_FS_TOMB])) > self.fs_keys.shape[0]:
                 keys = np.full(max(self.fs_keys.shape[0], _pow2(4 * used)), -1, dtype=np.int64)
@@ -231,7 +237,7 @@ class ForwardSearch:
                 self.fs_keys, self.fs_vals = keys, vals
 
 
-def _kernel_scoring(bound) -> tuple:
+def _kernel_scoring(bound) -> K.Scoring:
     """The forward kernel's ``gauss`` argument: what it needs to score families itself.
 
     The arrays not in use are small stand-ins of the same types (read-only, a C-ordered
@@ -242,7 +248,7 @@ def _kernel_scoring(bound) -> tuple:
     X = _readonly(np.zeros((2, 2), order="F"))
     means = _readonly(np.zeros(2))
     if spec is None:
-        return (K.NO_SCORES, cov, X, means, 0, 0.0)
+        return K.Scoring(K.NO_SCORES, cov, X, means, 0, 0.0)
     dense, values, n, per_param = spec
     if dense:
         cov = _readonly(np.ascontiguousarray(values, dtype=np.float64).view())
@@ -252,7 +258,7 @@ def _kernel_scoring(bound) -> tuple:
         X = _readonly(np.asfortranarray(columns, dtype=np.float64).view())
         means = _readonly(np.ascontiguousarray(column_means, dtype=np.float64).view())
         kind = K.CENTRED_GAUSSIAN
-    return (kind, cov, X, means, int(n), float(per_param))
+    return K.Scoring(kind, cov, X, means, int(n), float(per_param))
 
 
 def _grown(a: np.ndarray, size: int) -> np.ndarray:

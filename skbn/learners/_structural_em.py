@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from skbn._kernels.em import likelihood_weighting_estep
+from skbn._kernels.em import FlatNetwork, likelihood_weighting_estep
 from skbn.base import BaseStructureLearner
 from skbn.data import DiscreteData, GaussianData, MixedData, check_data
 from skbn.graph import to_dag
@@ -56,18 +56,10 @@ class _Tables:
 
     def estep(self, codes, log_tables, n_particles, seed):
         counts = np.zeros(int(self.ptr[-1]))
-        imputed, loglik = likelihood_weighting_estep(
-            codes,
-            self.arities,
-            self.order,
-            self.par_ptr,
-            self.par_idx,
-            self.ptr,
-            log_tables,
-            n_particles,
-            seed,
-            counts,
+        network = FlatNetwork(
+            self.arities, self.order, self.par_ptr, self.par_idx, self.ptr, log_tables
         )
+        imputed, loglik = likelihood_weighting_estep(codes, network, n_particles, seed, counts)
         return counts, imputed, loglik
 
 

@@ -21,7 +21,7 @@ from sklearn.preprocessing import (
 )
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from skbn._kernels.classify import class_log_joint, class_log_joint_serial
+from skbn._kernels.classify import Families, class_log_joint, class_log_joint_serial
 from skbn.classification import BayesianNetworkClassifier
 from skbn.datasets import load_network
 from skbn.learners import PCStable, TabuSearch
@@ -83,7 +83,7 @@ def test_parallel_kernel_equals_the_serial_one(asia):
     X, y = asia.drop(columns="either"), asia["either"]
     clf = BayesianNetworkClassifier("tan").fit(X, y)
     codes, _ = clf._encode(X)
-    args = (codes, codes.shape[1] - 1, 2, clf._families, *clf._flat)
+    args = (codes, codes.shape[1] - 1, 2, clf._flat)
     np.testing.assert_array_equal(class_log_joint(*args), class_log_joint_serial(*args))
 
 
@@ -376,7 +376,8 @@ def test_a_family_impossible_under_every_class_is_left_out():
     table_ptr = np.array([0, 2, 6, 10])
     r = np.array([2, 2, 2])
     for kernel in (class_log_joint, class_log_joint_serial):
-        out = kernel(codes, 2, 2, nodes, parent_ptr, parents, strides, table_ptr, tables, r)
+        families = Families(nodes, parent_ptr, parents, strides, table_ptr, tables, r)
+        out = kernel(codes, 2, 2, families)
         np.testing.assert_allclose(out[0], np.log([0.25 * 0.2, 0.75 * 0.6]))
 
 

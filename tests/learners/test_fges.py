@@ -93,11 +93,16 @@ def test_kernel_rebuild_matches_the_whole_component_rebuild(seed):
         expected = twin.rebuild(seeds, region="component")
         forward.load(state)
         changed = np.empty(state.p + 8, dtype=np.int32)
+        work = forward._search().work._replace(process=changed)
         n = K.rebuild(
-            np.array(sorted(seeds), dtype=np.int32), len(seeds),
-            (forward.nbr, forward.knd, forward.deg), forward.know, forward.mark, forward.ctl,
-            forward.queue, forward.snap_at, changed,
-        )  # fmt: skip
+            np.array(sorted(seeds), dtype=np.int32),
+            len(seeds),
+            K.Graph(forward.nbr, forward.knd, forward.deg),
+            forward.know,
+            forward.mark,
+            forward.ctl,
+            work,
+        )
         forward.store(state)
         np.testing.assert_array_equal(state.to_array(), twin.to_array())
         assert set(changed[:n].tolist()) == expected
@@ -119,7 +124,7 @@ def _start_tiny(monkeypatch):
         self.pool = self.pool[:4].copy()
         self.fs_keys = np.full(4, -1, dtype=np.int64)
         self.fs_vals = self.fs_vals[:4].copy()
-        self.heap = tuple(a[:1].copy() for a in self.heap)
+        self.heap = type(self.heap)(*(a[:1].copy() for a in self.heap))
 
     monkeypatch.setattr(_fges_forward.ForwardSearch, "__init__", tiny)
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
-from skbn._kernels.em import likelihood_weighting_estep
+from skbn._kernels.em import FlatNetwork, likelihood_weighting_estep
 from skbn.datasets import load_network, make_problem
 from skbn.learners import HillClimb, PCStable, StructuralEM
 from skbn.metrics import f1_adjacency
@@ -33,18 +33,16 @@ def _chain_tables():
     par_idx = np.array([0], dtype=np.int64)
     table_ptr = np.array([0, 2, 6], dtype=np.int64)
     log_tables = np.log(np.array([0.7, 0.3, 0.8, 0.2, 0.1, 0.9]))
-    return arities, order, par_ptr, par_idx, table_ptr, log_tables
+    return FlatNetwork(arities, order, par_ptr, par_idx, table_ptr, log_tables)
 
 
 @pytest.mark.slow
 def test_estep_matches_the_exact_posterior_of_a_chain():
-    arities, order, par_ptr, par_idx, table_ptr, log_tables = _chain_tables()
+    network = _chain_tables()
     # A missing, B = 1 observed: P(A=1 | B=1) = 0.27 / (0.27 + 0.14)
     codes = np.array([[-1, 1]], dtype=np.int16)
     counts = np.zeros(6)
-    imputed, loglik = likelihood_weighting_estep(
-        codes, arities, order, par_ptr, par_idx, table_ptr, log_tables, 20000, 7, counts
-    )
+    imputed, loglik = likelihood_weighting_estep(codes, network, 20000, 7, counts)
     posterior = 0.27 / 0.41
     assert counts[1] == pytest.approx(posterior, abs=0.01)
     assert counts[5] == pytest.approx(posterior, abs=0.01)  # (A=1, B=1)
@@ -53,10 +51,8 @@ def test_estep_matches_the_exact_posterior_of_a_chain():
     assert loglik == pytest.approx(np.log(0.41), abs=0.01)  # P(B=1)
     # a complete row adds exact counts and its exact log-likelihood
     counts[:] = 0
-    _, loglik = likelihood_weighting_estep(
-        np.array([[0, 1]], dtype=np.int16), arities, order, par_ptr, par_idx, table_ptr,
-        log_tables, 5, 7, counts,
-    )  # fmt: skip
+    complete = np.array([[0, 1]], dtype=np.int16)
+    _, loglik = likelihood_weighting_estep(complete, network, 5, 7, counts)
     assert counts.tolist() == [1, 0, 0, 1, 0, 0]
     assert loglik == pytest.approx(np.log(0.7 * 0.2))
 
