@@ -27,9 +27,13 @@ learners = {
 
 # %% Agreement graph on all rows; partial Hamming distance to it on subsamples.
 result = intersection_validate(
-    learners, X, sample_sizes=[100, 200, 400, 800], n_subsamples=5, random_state=0,
+    learners,
+    X,
+    sample_sizes=[100, 200, 400, 800],
+    n_subsamples=5,
+    random_state=0,
     true_graph=network.graph,  # only to print the SHD next to the PHD
-)  # fmt: skip
+)
 print(
     f"agreement covers {result.agreement.relative_size:.0%} of pairs; reliable: {result.reliable}"
 )

@@ -27,8 +27,10 @@ print(X.shape)
 # %% PEF around FGES, clusters learned in parallel.
 start = time.perf_counter()
 pef = PEFLearner(FGES(), n_jobs=2, verbose=1).fit(X)  # progress of the three stages
-print(f"{len(pef.clusters_)} clusters, {pef.n_cross_arcs_} fused arcs, "
-      f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+print(
+    f"{len(pef.clusters_)} clusters, {pef.n_cross_arcs_} fused arcs, "
+    f"{time.perf_counter() - start:.1f} s"
+)
 print(structure_report(truth, pef.graph_).to_frame()[["f1_adjacency", "f1_arrowhead", "shd"]])
 plot_cluster_sizes(pef).figure.savefig("pef_clusters.png", dpi=90, bbox_inches="tight")
 

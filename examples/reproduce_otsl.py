@@ -364,8 +364,12 @@ def run_problem(family: Family, network: str, n: int, seed: int, args):
             random_state=seed,
             n_jobs=args.jobs,
         ).fit(X)
-        add("StARS", stars.best_estimator_.graph_, time.perf_counter() - start,
-            repr(stars.best_params_))  # fmt: skip
+        add(
+            "StARS",
+            stars.best_estimator_.graph_,
+            time.perf_counter() - start,
+            repr(stars.best_params_),
+        )
     if "OCT" in args.tuners:
         start = time.perf_counter()
         oct_ = OCTSearchCV(
@@ -376,8 +380,9 @@ def run_problem(family: Family, network: str, n: int, seed: int, args):
             random_state=seed,
             n_jobs=args.jobs,
         ).fit(X)
-        add("OCT", oct_.best_estimator_.graph_, time.perf_counter() - start,
-            repr(oct_.best_params_))  # fmt: skip
+        add(
+            "OCT", oct_.best_estimator_.graph_, time.perf_counter() - start, repr(oct_.best_params_)
+        )
     curve = None
     if family.penalty is not None and network == "alarm" and seed == args.seeds[0]:
         # F1 of every configuration on the full data, for the figure
@@ -420,9 +425,7 @@ def figure(curves: list[dict], path: Path) -> None:
     curves = sorted(curves, key=lambda c: (SETTINGS.index(c["setting"]), c["n"]))
     columns = min(2, len(curves))
     rows = -(-len(curves) // columns)
-    fig, axes = plt.subplots(
-        rows, columns, figsize=(5.2 * columns, 3.8 * rows), squeeze=False
-    )  # fmt: skip
+    fig, axes = plt.subplots(rows, columns, figsize=(5.2 * columns, 3.8 * rows), squeeze=False)
     styles = [("#c92a2a", "--"), ("#1864ab", ":"), ("#2b8a3e", "-."), ("#e67700", (0, (1, 3)))]
     # The common scores keep one look in every panel; the setting's own scorer
     # (Algorithm 2 or the authors' scorer) takes the next free one.
@@ -480,8 +483,9 @@ def _order(results: pd.DataFrame) -> pd.DataFrame:
         },
         index=results.index,
     )
-    order = np.lexsort((results.tuner, key.t, results.seed, results.n, results.network,
-                        key.f, key.s))  # fmt: skip
+    order = np.lexsort(
+        (results.tuner, key.t, results.seed, results.n, results.network, key.f, key.s)
+    )
     return results.iloc[order]
 
 
@@ -580,8 +584,9 @@ def findings(results: pd.DataFrame) -> list[str]:
                 text += f", below {', '.join(beaten.tuner)}"
         paper = PAPER_F1_CHANGE.get(family, {}).get("OTSL")
         if paper is not None and len(otsl):
-            signs = {"gain" if v >= 0.05 else "loss" if v <= -0.05 else "no change"
-                     for v in otsl.change}  # fmt: skip
+            signs = {
+                "gain" if v >= 0.05 else "loss" if v <= -0.05 else "no change" for v in otsl.change
+            }
             theirs = "gain" if paper > 0 else "loss"
             text += f". The paper reports a {theirs} for OTSL ({paper:+.2f}%); ours: " + (
                 " and ".join(sorted(signs)) + "."
@@ -845,9 +850,12 @@ def main() -> None:
     parser.add_argument("--networks", nargs="+", default=NETWORKS)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="data seeds")
     parser.add_argument(
-        "--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS),
+        "--settings",
+        nargs="+",
+        default=list(SETTINGS),
+        choices=list(SETTINGS),
         help="the paper as stated, the authors' code, or both (default)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--families",
         nargs="+",

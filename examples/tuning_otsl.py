@@ -27,9 +27,13 @@ X = network.sample(1000, random_state=0)
 # EBIC with gamma = (P - 1) / 20 on out-of-bag bootstrap rows.
 grid = {"criterion__penalty_discount": [1, 3, 5, 8, 12, 16, 20]}
 otsl = OTSLSearchCV(
-    HillClimb(AIC()), grid, scoring=make_normalised_ebic_scorer(20), n_resamples=5,
-    random_state=0, n_jobs=2,
-).fit(X)  # fmt: skip
+    HillClimb(AIC()),
+    grid,
+    scoring=make_normalised_ebic_scorer(20),
+    n_resamples=5,
+    random_state=0,
+    n_jobs=2,
+).fit(X)
 insample = InSampleSearchCV(HillClimb(AIC()), grid, scoring="bic").fit(X)
 
 # %% Which configuration each picks, and how close it is to the truth.

@@ -30,13 +30,29 @@ def test_tune_writes_results_graph_and_curve(tmp_path, capsys):
     results, graph, png = tmp_path / "r.csv", tmp_path / "g.graphml", tmp_path / "c.svg"
     out = _run(
         [
-            "tune", "--network", "asia", "-n", "1000", "--learner", "hc:aic",
-            "--param", "criterion__penalty_discount=1,2,4", "--resamples", "3",
-            "--scoring", "normalised-ebic:20", "--results", str(results), "--out", str(graph),
-            "--plot", str(png), "--quiet",
+            "tune",
+            "--network",
+            "asia",
+            "-n",
+            "1000",
+            "--learner",
+            "hc:aic",
+            "--param",
+            "criterion__penalty_discount=1,2,4",
+            "--resamples",
+            "3",
+            "--scoring",
+            "normalised-ebic:20",
+            "--results",
+            str(results),
+            "--out",
+            str(graph),
+            "--plot",
+            str(png),
+            "--quiet",
         ],
         capsys,
-    )  # fmt: skip
+    )
     assert "chosen" in out and "against the true network" in out
     table = pd.read_csv(results)
     assert list(table["criterion__penalty_discount"]) == [1, 2, 4]
@@ -54,10 +70,23 @@ def test_tune_scores_held_out_structures_with_aic_on_discrete_data_by_default(tm
 
     results = tmp_path / "r.csv"
     argv = [
-        "tune", "--network", "asia", "-n", "1000", "--learner", "hc", "--random-state", "0",
-        "--param", "criterion__penalty_discount=1,4", "--resamples", "3",
-        "--results", str(results), "--quiet",
-    ]  # fmt: skip
+        "tune",
+        "--network",
+        "asia",
+        "-n",
+        "1000",
+        "--learner",
+        "hc",
+        "--random-state",
+        "0",
+        "--param",
+        "criterion__penalty_discount=1,4",
+        "--resamples",
+        "3",
+        "--results",
+        str(results),
+        "--quiet",
+    ]
     _run(argv, capsys)
     X, _ = make_problem("asia", n_samples=1000, kind="discrete", random_state=0)
     grid = {"criterion__penalty_discount": [1, 4]}
@@ -86,11 +115,26 @@ def test_compare_ranks_learners(tmp_path, capsys):
     csv, png = tmp_path / "phd.csv", tmp_path / "curves.png"
     out = _run(
         [
-            "compare", "--network", "asia", "-n", "800", "--learners", "hc:bic", "hc:bdeu",
-            "--sizes", "100", "200", "--subsamples", "2", "--out", str(csv), "--plot", str(png),
+            "compare",
+            "--network",
+            "asia",
+            "-n",
+            "800",
+            "--learners",
+            "hc:bic",
+            "hc:bdeu",
+            "--sizes",
+            "100",
+            "200",
+            "--subsamples",
+            "2",
+            "--out",
+            str(csv),
+            "--plot",
+            str(png),
         ],
         capsys,
-    )  # fmt: skip
+    )
     assert "ranking" in out and "agreement" in out
     results = pd.read_csv(csv)
     assert set(results["estimator"]) == {"hc:bic", "hc:bdeu"}
@@ -101,11 +145,22 @@ def test_bootstrap_and_poset(tmp_path, capsys):
     strengths, png = tmp_path / "s.csv", tmp_path / "heat.png"
     out = _run(
         [
-            "bootstrap", "--network", "asia", "-n", "800", "--resamples", "5",
-            "--strengths", str(strengths), "--plot", str(png), "--out", str(tmp_path / "g.json"),
+            "bootstrap",
+            "--network",
+            "asia",
+            "-n",
+            "800",
+            "--resamples",
+            "5",
+            "--strengths",
+            str(strengths),
+            "--plot",
+            str(png),
+            "--out",
+            str(tmp_path / "g.json"),
         ],
         capsys,
-    )  # fmt: skip
+    )
     assert "strength" in out
     assert {"u", "v", "strength", "direction"} <= set(pd.read_csv(strengths).columns)
     out = _run(
@@ -128,9 +183,21 @@ def test_autosle_with_a_sqlite_study_and_application(tmp_path, capsys):
     members = tmp_path / "members.json"
     url = f"sqlite:///{tmp_path / 'study.db'}"
     argv = [
-        "autosle", "--problems", "3", "--max-nodes", "12", "--trials", "2",
-        "--ensemble-size", "2", "--storage", url, "--members", str(members), "--quiet",
-    ]  # fmt: skip
+        "autosle",
+        "--problems",
+        "3",
+        "--max-nodes",
+        "12",
+        "--trials",
+        "2",
+        "--ensemble-size",
+        "2",
+        "--storage",
+        url,
+        "--members",
+        str(members),
+        "--quiet",
+    ]
     first = _run(argv, capsys)
     assert "learned" in first
     saved = json.loads(members.read_text())

@@ -304,8 +304,10 @@ def test_report_lists_the_edges_and_out_dash_is_refused(tmp_path, capsys):
     main(["report", str(path)])
     out = capsys.readouterr().out
     assert [line.strip() for line in out.splitlines() if line.startswith("  ")] == [
-        "a -> b", "b -- d", "c -> b"
-    ]  # fmt: skip
+        "a -> b",
+        "b -- d",
+        "c -> b",
+    ]
     data = tmp_path / "asia.csv"
     load_network("asia").sample(200, random_state=0).to_csv(data, index=False)
     assert main(["learn", str(data), "--out", "-"]) == 2

@@ -21,9 +21,21 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 
 ROOT = Path(__file__).resolve().parents[1]
 ALWAYS = {
-    "GL08", "PR01", "PR02", "PR03", "PR04", "PR06", "PR08", "PR10",
-    "RT01", "RT02", "YD01", "SS05", "SA03", "SA04",
-}  # fmt: skip
+    "GL08",
+    "PR01",
+    "PR02",
+    "PR03",
+    "PR04",
+    "PR06",
+    "PR08",
+    "PR10",
+    "RT01",
+    "RT02",
+    "YD01",
+    "SS05",
+    "SA03",
+    "SA04",
+}
 TOP_LEVEL = ALWAYS | {"EX01"}
 
 

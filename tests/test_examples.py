@@ -130,8 +130,11 @@ def test_autosle_reproduction_quick(tmp_path):
     for network, p, method, adj, arrow, d, *_ in per_network:
         row = rows[(rows.network == network) & (rows.method == method)].iloc[0]
         assert (int(p), float(adj), float(arrow), int(d)) == (
-            row.p, round(row.f1_adjacency, 3), round(row.f1_arrowhead, 3), row.shd
-        )  # fmt: skip
+            row.p,
+            round(row.f1_adjacency, 3),
+            round(row.f1_arrowhead, 3),
+            row.shd,
+        )
     means = rows.groupby("method")[["f1_adjacency", "f1_arrowhead"]].mean()
     summary = {c[0]: c for c in _table_rows(text, 4) if c[0] in set(means.index)}
     assert set(summary) == set(means.index)
@@ -178,11 +181,25 @@ def test_otsl_reproduction_on_one_small_problem(tmp_path):
     out = tmp_path / "otsl.md"
     _run(
         [
-            EXAMPLES / "reproduce_otsl.py", "--quick", "--networks", "asia", "--sizes", "300",
-            "--seeds", "0", "1", "--families", "OrderMCMC", "FGES", "--jobs", "1", "--out", out,
+            EXAMPLES / "reproduce_otsl.py",
+            "--quick",
+            "--networks",
+            "asia",
+            "--sizes",
+            "300",
+            "--seeds",
+            "0",
+            "1",
+            "--families",
+            "OrderMCMC",
+            "FGES",
+            "--jobs",
+            "1",
+            "--out",
+            out,
         ],
         tmp_path,
-    )  # fmt: skip
+    )
     rows = pd.read_csv(out.with_suffix(".csv"))
     assert {"OCT", "StARS", "in-sample BIC", "OTSL (common BIC)", "OTSL (authors' scorer)"} <= set(
         rows.tuner
@@ -235,8 +252,11 @@ def test_otsl_reproduction_merges_parts(tmp_path):
     # every run that wrote to the folder is in its manifest, in order, with its command
     runs = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))["runs"]
     assert [r["command"].split("--families ")[1].split()[0] for r in runs] == [
-        "FGES", "PCStable", "PCStable", "FGES"
-    ]  # fmt: skip
+        "FGES",
+        "PCStable",
+        "PCStable",
+        "FGES",
+    ]
     assert all(r["command"].startswith("python -m examples.reproduce_otsl") for r in runs)
     assert runs[0]["machine"]["cpus"] >= 1 and runs[0]["date"] <= runs[-1]["date"]
     assert sorted(merged.groupby("family").size().items()) == [("FGES", 6), ("PCStable", 4)]
@@ -254,11 +274,20 @@ def test_otsl_findings_rank_tuners_on_shared_problems_only():
     problems = [("asia", 1000, 0), ("asia", 1000, 1), ("alarm", 1000, 0)]
     f1 = {"default": [0.5, 0.4, 0.6], "StARS": [0.6, 0.4, 0.3], "OCT": [0.25]}
     rows = [
-        dict(setting="paper", family="HillClimb", network=net, n=n, seed=seed, tuner=tuner,
-             f1=value, shd=0, seconds=0.0)
+        dict(
+            setting="paper",
+            family="HillClimb",
+            network=net,
+            n=n,
+            seed=seed,
+            tuner=tuner,
+            f1=value,
+            shd=0,
+            seconds=0.0,
+        )
         for tuner, values in f1.items()
         for (net, n, seed), value in zip(problems, values)
-    ]  # fmt: skip
+    ]
     (text,) = script.findings(pd.DataFrame(rows))
     main, _, partial = text.partition(" On the ")
 
@@ -280,14 +309,29 @@ def test_otsl_tuner_run_beyond_the_others_is_compared_on_shared_problems_in_the_
     script = _load_script("reproduce_otsl")
     # StARS and in-sample BIC on two problems; OCT on those and on a third network
     problems = [("asia", 1000, 0), ("asia", 1000, 1), ("hepar2", 1000, 0)]
-    f1 = {"default": [0.5, 0.4, 0.2], "StARS": [0.6, 0.4], "in-sample BIC": [0.5, 0.4],
-          "OCT": [0.5, 0.5, 0.1]}  # fmt: skip
+    f1 = {
+        "default": [0.5, 0.4, 0.2],
+        "StARS": [0.6, 0.4],
+        "in-sample BIC": [0.5, 0.4],
+        "OCT": [0.5, 0.5, 0.1],
+    }
     rows = [
-        dict(setting="paper", family="MMHC", network=net, n=n, seed=seed, tuner=tuner,
-             f1=value, shd=0, seconds=0.0, chosen="", finite="")
+        dict(
+            setting="paper",
+            family="MMHC",
+            network=net,
+            n=n,
+            seed=seed,
+            tuner=tuner,
+            f1=value,
+            shd=0,
+            seconds=0.0,
+            chosen="",
+            finite="",
+        )
         for tuner, values in f1.items()
         for (net, n, seed), value in zip(problems, values)
-    ]  # fmt: skip
+    ]
     results = pd.DataFrame(rows)
     table = script.summarise(script.comparable(results)).set_index("tuner")
     # on the two shared problems: default 0.45, OCT 0.5, StARS 0.5
@@ -309,11 +353,22 @@ def test_otsl_page_names_the_networks_of_a_size_a_tuner_reached_on_some_only():
     problems = [(net, n, 0) for n in (1000, 10000) for net in ("alarm", "asia")]
     covered = {"default": problems, "StARS": problems, "OCT": problems[:2] + [problems[3]]}
     rows = [
-        dict(setting="paper", family="FGES", network=net, n=n, seed=seed, tuner=tuner,
-             f1=0.5, shd=0, seconds=0.0, chosen="", finite="")
+        dict(
+            setting="paper",
+            family="FGES",
+            network=net,
+            n=n,
+            seed=seed,
+            tuner=tuner,
+            f1=0.5,
+            shd=0,
+            seconds=0.0,
+            chosen="",
+            finite="",
+        )
         for tuner, cover in covered.items()
         for (net, n, seed) in cover
-    ]  # fmt: skip
+    ]
     page = script.markdown(pd.DataFrame(rows), types_namespace(), None, [])
     coverage = page.split("Problems:")[1].split("\n")[0]
     assert "(OCT only at n = 1,000 and 10,000 (on asia), seed 0)" in coverage
@@ -333,8 +388,7 @@ def test_otsl_figure_curve_keeps_marks_of_earlier_runs_on_its_seed():
     script = _load_script("reproduce_otsl")
 
     def curve(seed, marks, f1=(0.5, 0.4)):
-        return dict(setting="paper", n=1000, seed=seed, values=[0.0, 1.0], f1=list(f1),
-                    marks=marks)  # fmt: skip
+        return dict(setting="paper", n=1000, seed=seed, values=[0.0, 1.0], f1=list(f1), marks=marks)
 
     curves = {}
     script.keep_curve(curves, curve(0, {"OTSL (common AIC)": 1.0, "StARS": 0.0}))
@@ -362,9 +416,13 @@ def test_otsl_problem_without_a_single_fit_is_left_out_and_named_on_the_page():
     X.columns = [f"V{i}" for i in range(18)]
     mcmc = OrderMCMC(BDeu(iss=1.0), search_space=None, n_iter=10)
     family = script.Family(
-        "OrderMCMC", "paper", mcmc, mcmc, {"criterion__iss": [1.0, 2.0]},
+        "OrderMCMC",
+        "paper",
+        mcmc,
+        mcmc,
+        {"criterion__iss": [1.0, 2.0]},
         {"OTSL (common BIC)": script.COMMON["OTSL (common BIC)"]},
-    )  # fmt: skip
+    )
     args = types.SimpleNamespace(resamples=3, jobs=1)
     with pytest.raises(script.ProblemLeftOut) as err:
         script._run_otsl(family, X, 0, ["OTSL (common BIC)"], None, args)
@@ -372,11 +430,20 @@ def test_otsl_problem_without_a_single_fit_is_left_out_and_named_on_the_page():
     assert reason.startswith("all 6 OTSL fits failed; the first error: Variable 'V")
     assert "17 possible parents" in reason
 
-    failed = dict(setting="paper", family="OrderMCMC", network="asia", n=1000, seed=0,
-                  reason=reason)  # fmt: skip
+    failed = dict(
+        setting="paper", family="OrderMCMC", network="asia", n=1000, seed=0, reason=reason
+    )
     runs = [{"command": "c", "minutes": 1.0, "complete": True, "failed": [failed]}]
-    keys = dict(setting="paper", family="OrderMCMC", network="asia", n=1000, tuner="default",
-                f1=0.5, shd=1, seconds=0.0)  # fmt: skip
+    keys = dict(
+        setting="paper",
+        family="OrderMCMC",
+        network="asia",
+        n=1000,
+        tuner="default",
+        f1=0.5,
+        shd=1,
+        seconds=0.0,
+    )
     other_seed = pd.DataFrame([{**keys, "seed": 1}])
     (paragraph, _) = script._left_out(other_seed, runs)
     assert "OrderMCMC (paper as stated) on asia, n = 1,000, seed 0 (" + reason in paragraph
@@ -392,11 +459,22 @@ def test_interval_reproduction_on_sachs(tmp_path):
     out = tmp_path / "interval.md"
     _run(
         [
-            EXAMPLES / "reproduce_interval.py", "--networks", "sachs", "--points", "800",
-            "--replicates", "2", "--subsamples", "2", "--jobs", "1", "--out", out,
+            EXAMPLES / "reproduce_interval.py",
+            "--networks",
+            "sachs",
+            "--points",
+            "800",
+            "--replicates",
+            "2",
+            "--subsamples",
+            "2",
+            "--jobs",
+            "1",
+            "--out",
+            out,
         ],
         tmp_path,
-    )  # fmt: skip
+    )
     raw = pd.read_csv(out.with_suffix(".csv"))
     assert set(raw.replicate) == {0, 1} and set(raw.sample_size) == {100, 200, 400}
     assert len(raw) == 2 * 3 * 2 * 6  # replicates x sizes x subsamples x learners
@@ -441,11 +519,22 @@ def test_pef_reproduction_small(tmp_path):
     out = tmp_path / "pef.md"
     _run(
         [
-            EXAMPLES / "reproduce_pef.py", "--seeds", "1", "--large", "0", "--nodes", "100",
-            "--networks", "asia", "--jobs", "1", "--out", out,
+            EXAMPLES / "reproduce_pef.py",
+            "--seeds",
+            "1",
+            "--large",
+            "0",
+            "--nodes",
+            "100",
+            "--networks",
+            "asia",
+            "--jobs",
+            "1",
+            "--out",
+            out,
         ],
         tmp_path,
-    )  # fmt: skip
+    )
     rows = pd.read_csv(out.with_suffix(".csv"))
     assert sorted(rows.method) == ["FGES", "P/FGES", "P/PCStable", "PCStable"]
     problem = make_problem("asia", n_nodes=100, n_samples=1000, random_state=0)
@@ -456,8 +545,11 @@ def test_pef_reproduction_small(tmp_path):
     for _, p, method, adj, arrow, d, _ in page:
         row = rows[rows.method == method].iloc[0]
         assert (int(p), float(adj), float(arrow), int(d)) == (
-            row.p, round(row.f1_adjacency, 3), round(row.f1_arrowhead, 3), row.shd
-        )  # fmt: skip
+            row.p,
+            round(row.f1_adjacency, 3),
+            round(row.f1_arrowhead, 3),
+            row.shd,
+        )
 
 
 def _load_script_at(path):
@@ -499,13 +591,27 @@ def test_bootstrap_reproduction_small(tmp_path):
     out = tmp_path / "bootstrap.md"
     _run(
         [
-            EXAMPLES / "reproduce_bootstrap.py", "--networks", "2", "--densities", "0.6",
-            "--samples", "150", "--noise", "0.2", "--alarm-seeds", "--resamples", "10",
-            "--readings", "arcs_per_node",
-            "--jobs", "1", "--out", out,
+            EXAMPLES / "reproduce_bootstrap.py",
+            "--networks",
+            "2",
+            "--densities",
+            "0.6",
+            "--samples",
+            "150",
+            "--noise",
+            "0.2",
+            "--alarm-seeds",
+            "--resamples",
+            "10",
+            "--readings",
+            "arcs_per_node",
+            "--jobs",
+            "1",
+            "--out",
+            out,
         ],
         tmp_path,
-    )  # fmt: skip
+    )
     rows = pd.read_csv(out.with_suffix(".csv"))
     assert len(rows) == 2 * 10
     script = _load_script("reproduce_bootstrap")
@@ -550,9 +656,13 @@ def test_autosle_training_rebuilds_the_saved_members_and_refuses_test_networks(t
     for name, params in saved:
         rebuilt = script.member(name, params).get_params()
         for key in (
-            "criterion", "penalty_discount", "max_degree", "faithfulness", "alpha",
+            "criterion",
+            "penalty_discount",
+            "max_degree",
+            "faithfulness",
+            "alpha",
             "max_cond_size",
-        ):  # fmt: skip
+        ):
             if key in params:
                 assert str(rebuilt[key]) == params[key]
     # the EBIC columns: FGES members on the default score, everything else as it was
@@ -565,10 +675,22 @@ def test_autosle_training_rebuilds_the_saved_members_and_refuses_test_networks(t
     assert repr(swapped.selection_score) == repr(paper.selection_score)  # still BIC
     assert not set(script.DISJOINT) & set(script.TRAINING_NETWORKS)
     result = subprocess.run(
-        _command([EXAMPLES / "benchmarks" / "autosle_training.py",
-         "--train-networks", "sachs", "alarm", "--out", tmp_path / "x.md"]),
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        _command(
+            [
+                EXAMPLES / "benchmarks" / "autosle_training.py",
+                "--train-networks",
+                "sachs",
+                "alarm",
+                "--out",
+                tmp_path / "x.md",
+            ]
+        ),
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode != 0 and "['alarm']" in result.stderr
     assert not (tmp_path / "x.csv").exists()
 
@@ -605,10 +727,22 @@ def test_autosle_budget_counts_the_least_penalised_members_clusters(tmp_path):
         assert script._run_key(key) == (1000, 20, 1) and script._credit(key) == credit
     assert script.run_key(1000, 20, 1) == "1000/20/1"
     result = subprocess.run(
-        _command([EXAMPLES / "benchmarks" / "autosle_budget.py",
-         "--train-networks", "water", "child", "--out", tmp_path / "x.md"]),
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        _command(
+            [
+                EXAMPLES / "benchmarks" / "autosle_budget.py",
+                "--train-networks",
+                "water",
+                "child",
+                "--out",
+                tmp_path / "x.md",
+            ]
+        ),
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode != 0 and "['child']" in result.stderr
     assert not (tmp_path / "x.csv").exists()
 
@@ -649,11 +783,28 @@ def test_bootstrap_poset_recall_counts_admitted_arcs(tmp_path):
     poset = nx.DiGraph([("a", "b"), ("c", "b"), ("a", "d")])
     assert script.admitted(poset, truth) == (1, 2)
     result = subprocess.run(
-        _command([EXAMPLES / "benchmarks" / "bootstrap_poset_recall.py",
-         "--network", "asia", "--samples", "300", "--seeds", "0", "1", "--resamples", "4",
-         "--jobs", "1"]),
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        _command(
+            [
+                EXAMPLES / "benchmarks" / "bootstrap_poset_recall.py",
+                "--network",
+                "asia",
+                "--samples",
+                "300",
+                "--seeds",
+                "0",
+                "1",
+                "--resamples",
+                "4",
+                "--jobs",
+                "1",
+            ]
+        ),
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     table = [line for line in result.stdout.splitlines() if line.startswith("| 300 |")]
     # one row per start and loop removal; an arc admitted in its direction is also admitted
@@ -670,8 +821,14 @@ def test_threading_page_takes_each_ratio_over_its_own_reference(tmp_path):
     script = _load_script_at(EXAMPLES / "benchmarks" / "threading_layers.py")
 
     def row(condition, seconds, rows=10_000):
-        return dict(config="skbn default", condition=condition, learner="HillClimb",
-                    seconds=seconds, layer="omp", rows=rows)  # fmt: skip
+        return dict(
+            config="skbn default",
+            condition=condition,
+            learner="HillClimb",
+            seconds=seconds,
+            layer="omp",
+            rows=rows,
+        )
 
     rows = [
         row("quiet", 0.02),

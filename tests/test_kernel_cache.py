@@ -29,8 +29,17 @@ SCHEDULE = [
     ["g2_renumbered", "family_sorted", "boss_discrete"],
     ["pc_discrete", "g2_sorted"],
 ]
-ALL = ["hill_climb", "g2_sorted", "g2_dense", "sorting", "boss_gaussian", "g2_renumbered",
-       "family_sorted", "boss_discrete", "pc_discrete"]  # fmt: skip
+ALL = [
+    "hill_climb",
+    "g2_sorted",
+    "g2_dense",
+    "sorting",
+    "boss_gaussian",
+    "g2_renumbered",
+    "family_sorted",
+    "boss_discrete",
+    "pc_discrete",
+]
 
 
 def _run(cache_dir, out, names):

@@ -37,6 +37,24 @@ def test_kernels_import_nothing_from_skbn_but_kernels():
                 assert not any(_outside_kernels(a.name) for a in node.names), path
 
 
+def test_kernels_take_at_most_eight_arguments_and_nothing_skips_the_formatter():
+    # a kernel's state travels as named tuples (docs/architecture.md): a long list of
+    # positional arrays, where two of one dtype can be swapped unnoticed, fails here
+    long = []
+    for path in sorted((ROOT / "skbn" / "_kernels").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and len(node.args.args) > 8:
+                long.append(f"{path.name}:{node.name} ({len(node.args.args)})")
+    assert not long, long
+    skipped = [
+        str(path.relative_to(ROOT))
+        for folder in ("skbn", "tests", "examples")
+        for path in (ROOT / folder).rglob("*.py")
+        if "# fmt: " + "skip" in path.read_text(encoding="utf-8")
+    ]
+    assert not skipped, skipped
+
+
 def test_every_source_file_has_an_spdx_header():
     for path in list((ROOT / "skbn").rglob("*.py")) + list((ROOT / "tests").rglob("*.py")):
         text = path.read_text()

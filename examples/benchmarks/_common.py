@@ -71,8 +71,10 @@ def bnlearn_version() -> str:
         return ""
     out = subprocess.run(
         ["Rscript", "-e", 'cat(as.character(packageVersion("bnlearn")))'],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return f"bnlearn {out.stdout.strip()}" if out.returncode == 0 else ""
 
 

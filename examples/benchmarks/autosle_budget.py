@@ -201,9 +201,17 @@ def main() -> None:
                     continue
                 row = evaluate(variant, est, X, truth, args.jobs)
                 rows.append(
-                    dict(max_nodes=max_nodes, budget=budget, train_seed=train_seed,
-                         variant=variant, network=network, p=X.shape[1], seed=seed, **row)
-                )  # fmt: skip
+                    dict(
+                        max_nodes=max_nodes,
+                        budget=budget,
+                        train_seed=train_seed,
+                        variant=variant,
+                        network=network,
+                        p=X.shape[1],
+                        seed=seed,
+                        **row,
+                    )
+                )
                 print(network, seed, max_nodes, budget, train_seed, variant, row, flush=True)
     frame = pd.DataFrame(rows)
     frame.to_csv(csv, index=False)

@@ -9,7 +9,7 @@ a refactor that changes a result is not a timing question). The page gives, per 
 the median seconds of each commit and the median of the per-round ratios after / before.
 
     python -m examples.benchmarks.before_after --before 48d9e51 --after HEAD --rounds 7 \\
-        --out examples/benchmarks/results/before_after/kernel_structs.md
+        --out examples/benchmarks/results/kernel_structs/kernel_structs.md
 """
 
 from __future__ import annotations

@@ -94,9 +94,19 @@ def run_bnlearn(path: Path, repeats: int):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--networks", nargs="+", default=["asia", "sachs", "child", "insurance", "alarm",
-                                           "hailfinder", "hepar2", "win95pts"]
-    )  # fmt: skip
+        "--networks",
+        nargs="+",
+        default=[
+            "asia",
+            "sachs",
+            "child",
+            "insurance",
+            "alarm",
+            "hailfinder",
+            "hepar2",
+            "win95pts",
+        ],
+    )
     parser.add_argument("--n", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, default=result_path("blanket_learners"))
@@ -127,15 +137,18 @@ def main() -> None:
                     )
                     ours = set(learner.graph_.edges)
                     row = dict(
-                        network=network, n=n, method=method,
+                        network=network,
+                        n=n,
+                        method=method,
                         blankets_equal=blankets_equal,
                         skeleton_equal={frozenset(e) for e in ours}
                         == {frozenset(e) for e in theirs[method]["arcs"]},
                         graph_equal=ours == theirs[method]["arcs"],
-                        arcs=len(ours), bnlearn_arcs=len(theirs[method]["arcs"]),
+                        arcs=len(ours),
+                        bnlearn_arcs=len(theirs[method]["arcs"]),
                         skbn_seconds=statistics.median(times),
                         bnlearn_seconds=theirs[method]["seconds"],
-                    )  # fmt: skip
+                    )
                     row["ratio"] = row["skbn_seconds"] / max(row["bnlearn_seconds"], 1e-3)
                     rows.append(row)
                     print(row, flush=True)

@@ -191,8 +191,16 @@ def compare(network, n, b1, b2, seed, authors: Path, alpha: float, agony_binary=
         tmp = Path(tmp)
         X.to_csv(tmp / "data.csv", index=False)
         (tmp / "driver.R").write_text(R_DRIVER)
-        command = ["Rscript", str(tmp / "driver.R"), str(authors), str(tmp / "data.csv"),
-                   str(tmp / "out"), str(b1), str(b2), str(seed)]  # fmt: skip
+        command = [
+            "Rscript",
+            str(tmp / "driver.R"),
+            str(authors),
+            str(tmp / "data.csv"),
+            str(tmp / "out"),
+            str(b1),
+            str(b2),
+            str(seed),
+        ]
         if agony_binary is not None:
             command.append(str(agony_binary))
         result = subprocess.run(command, capture_output=True, text=True)
@@ -332,7 +340,7 @@ def main() -> None:
                     args.authors_code,
                     args.alpha,
                     args.agony_binary,
-                )  # fmt: skip
+                )
             )
             print(rows[-1], flush=True)
     df = pd.DataFrame(rows)

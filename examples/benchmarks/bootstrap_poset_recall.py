@@ -62,10 +62,18 @@ def main() -> None:
                     same, either = admitted(est.poset_, truth)
                     ppv, tpr, _ = ppv_tpr(truth, est.graph_.edges())
                     rows.append(
-                        dict(m=m, seed=seed, start=start, poset=loop,
-                             poset_arcs=est.poset_.number_of_edges(), admitted=same,
-                             either_direction=either, tpr=tpr, ppv=ppv)
-                    )  # fmt: skip
+                        dict(
+                            m=m,
+                            seed=seed,
+                            start=start,
+                            poset=loop,
+                            poset_arcs=est.poset_.number_of_edges(),
+                            admitted=same,
+                            either_direction=either,
+                            tpr=tpr,
+                            ppv=ppv,
+                        )
+                    )
                     print(rows[-1], flush=True)
     frame = pd.DataFrame(rows)
     n_arcs = truth.number_of_edges()
@@ -75,9 +83,14 @@ def main() -> None:
     for (m, start, loop), g in frame.groupby(["m", "start", "poset"], sort=True):
         cells = [
             f"{g[c].mean():.{d}f} ± {g[c].std(ddof=1):.{d}f}"
-            for c, d in (("poset_arcs", 1), ("admitted", 1), ("either_direction", 1),
-                         ("tpr", 3), ("ppv", 3))
-        ]  # fmt: skip
+            for c, d in (
+                ("poset_arcs", 1),
+                ("admitted", 1),
+                ("either_direction", 1),
+                ("tpr", 3),
+                ("ppv", 3),
+            )
+        ]
         print(f"| {m:,} | {start} | {loop} | " + " | ".join(cells) + " |")
 
 

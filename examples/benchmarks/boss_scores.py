@@ -35,8 +35,19 @@ SCORES = {
     "bic-pd2": lambda: GaussianBIC(penalty_discount=2.0),
 }
 DEFAULT = "ebic-1 (default)"
-COLUMNS = ["graph", "p", "degree", "n", "seed", "score", "limit", "seconds", "shd",
-           "f1_adjacent", "f1_arrowhead"]  # fmt: skip
+COLUMNS = [
+    "graph",
+    "p",
+    "degree",
+    "n",
+    "seed",
+    "score",
+    "limit",
+    "seconds",
+    "shd",
+    "f1_adjacent",
+    "f1_arrowhead",
+]
 
 
 def _fit(label, X, truth, seed) -> dict:

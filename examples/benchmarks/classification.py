@@ -115,9 +115,11 @@ class _Binned:
         steps = []
         if self.continuous:
             steps.append(
-                (make_pipeline(SimpleImputer(strategy="median"), default_discretizer()),
-                 self.continuous)
-            )  # fmt: skip
+                (
+                    make_pipeline(SimpleImputer(strategy="median"), default_discretizer()),
+                    self.continuous,
+                )
+            )
         if discrete:
             encoder = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
             steps.append(

@@ -180,10 +180,21 @@ def main(argv=None) -> None:
     rows = []
     for p in args.p:
         done = subprocess.run(
-            [sys.executable, "-m", "examples.benchmarks.fges_phases", "--one", str(p),
-             "--n", str(args.n), "--out", str(args.out)],
-            capture_output=True, text=True, check=True,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "examples.benchmarks.fges_phases",
+                "--one",
+                str(p),
+                "--n",
+                str(args.n),
+                "--out",
+                str(args.out),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(json.dumps(rows[-1]), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)

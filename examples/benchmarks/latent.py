@@ -325,9 +325,15 @@ def discrete_grid(args) -> None:
                     append_row(failures, failed)
                     print(f"{network} seed={seed} {library}: failed ({exc})", flush=True)
                     continue
-                row = dict(network=network, seed=seed, library=library, n=args.n,
-                           p=problem.X.shape[1], latents=len(problem.latents),
-                           **_row(problem.pag, graph, seconds))  # fmt: skip
+                row = dict(
+                    network=network,
+                    seed=seed,
+                    library=library,
+                    n=args.n,
+                    p=problem.X.shape[1],
+                    latents=len(problem.latents),
+                    **_row(problem.pag, graph, seconds),
+                )
                 append_row(out, row)
                 print(f"{network} seed={seed} {library}: {seconds:.2f} s", flush=True)
             write_manifest(out, machine=machine())

@@ -105,8 +105,23 @@ MIXED = {
 }
 REFERENCE = "skbn HillClimb()"
 BNLEARN = "bnlearn hc() / structural.em()"  # hc() on complete data (rate 0)
-COLUMNS = ["network", "p", "n", "mechanism", "rate", "missing", "seed", "method", "seconds",
-           "ratio", "f1_adjacent", "f1_arrowhead", "shd", "edges", "error"]  # fmt: skip
+COLUMNS = [
+    "network",
+    "p",
+    "n",
+    "mechanism",
+    "rate",
+    "missing",
+    "seed",
+    "method",
+    "seconds",
+    "ratio",
+    "f1_adjacent",
+    "f1_arrowhead",
+    "shd",
+    "edges",
+    "error",
+]
 
 
 def remove_values(X: pd.DataFrame, mechanism: str, rate: float, seed: int) -> pd.DataFrame:
@@ -186,12 +201,23 @@ def complete_baselines(full, name, truth, mechanisms, seed, workdir, has_r) -> l
         f1a, f1h, dist, edges = structure_scores(truth, graph)
         for mechanism in mechanisms:
             rows.append(
-                {"network": name, "p": truth.number_of_nodes(), "n": len(full),
-                 "mechanism": mechanism, "rate": 0.0, "missing": 0.0, "seed": seed,
-                 "method": label, "seconds": seconds,
-                 "ratio": seconds / results[REFERENCE][0], "f1_adjacent": f1a,
-                 "f1_arrowhead": f1h, "shd": dist, "edges": edges}
-            )  # fmt: skip
+                {
+                    "network": name,
+                    "p": truth.number_of_nodes(),
+                    "n": len(full),
+                    "mechanism": mechanism,
+                    "rate": 0.0,
+                    "missing": 0.0,
+                    "seed": seed,
+                    "method": label,
+                    "seconds": seconds,
+                    "ratio": seconds / results[REFERENCE][0],
+                    "f1_adjacent": f1a,
+                    "f1_arrowhead": f1h,
+                    "shd": dist,
+                    "edges": edges,
+                }
+            )
     return rows
 
 
@@ -253,10 +279,17 @@ def run(networks, n, rates, mechanisms, seeds, workdir: Path, out=None, mixed=Fa
                             continue  # the reference's rows stay those of the full run
                         f1a, f1h, dist, edges = structure_scores(truth, graph)
                         rows.append(
-                            {**base, "method": label, "seconds": seconds,
-                             "ratio": seconds / reference, "f1_adjacent": f1a,
-                             "f1_arrowhead": f1h, "shd": dist, "edges": edges}
-                        )  # fmt: skip
+                            {
+                                **base,
+                                "method": label,
+                                "seconds": seconds,
+                                "ratio": seconds / reference,
+                                "f1_adjacent": f1a,
+                                "f1_arrowhead": f1h,
+                                "shd": dist,
+                                "edges": edges,
+                            }
+                        )
                     print(name, seed, mechanism, rate, "done", flush=True)
                     if out is not None:  # keep what is done if the run is stopped
                         frame(rows, mixed).to_csv(out, index=False)

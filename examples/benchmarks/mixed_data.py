@@ -84,8 +84,21 @@ SKBN = {
     "skbn PCStable()": lambda: PCStable(),
     "skbn MMHC()": lambda: MMHC(),
 }
-COLUMNS = ["network", "p", "n_continuous", "n", "seed", "method", "seconds", "ratio",
-           "f1_adjacent", "f1_arrowhead", "shd", "edges", "same_as_bnlearn_hc"]  # fmt: skip
+COLUMNS = [
+    "network",
+    "p",
+    "n_continuous",
+    "n",
+    "seed",
+    "method",
+    "seconds",
+    "ratio",
+    "f1_adjacent",
+    "f1_arrowhead",
+    "shd",
+    "edges",
+    "same_as_bnlearn_hc",
+]
 ORACLE = "skbn HillClimb(tie_order='columns')"
 
 
@@ -172,11 +185,18 @@ def run(networks, sizes, seeds, pgmpy_max_cells, workdir: Path) -> tuple[pd.Data
                     )
                     f1a, f1h, dist, edges = structure_scores(truth, graph)
                     rows.append(
-                        {**base, "method": label, "seconds": seconds,
-                         "ratio": seconds / reference, "f1_adjacent": f1a,
-                         "f1_arrowhead": f1h, "shd": dist, "edges": edges,
-                         "same_as_bnlearn_hc": same}
-                    )  # fmt: skip
+                        {
+                            **base,
+                            "method": label,
+                            "seconds": seconds,
+                            "ratio": seconds / reference,
+                            "f1_adjacent": f1a,
+                            "f1_arrowhead": f1h,
+                            "shd": dist,
+                            "edges": edges,
+                            "same_as_bnlearn_hc": same,
+                        }
+                    )
                 print(name, n, seed, "done", flush=True)
     return pd.DataFrame(rows, columns=COLUMNS), version
 

@@ -65,8 +65,10 @@ def main() -> None:
             X.to_csv(path, index=False)
             out = subprocess.run(
                 ["Rscript", str(script), str(path), str(args.repeats)],
-                capture_output=True, text=True, check=True,
-            ).stdout.splitlines()  # fmt: skip
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.splitlines()
             bnlearn_seconds, arcs = None, []
             for line in out:
                 kind, *rest = [f.strip() for f in line.split("\t")]
@@ -84,12 +86,16 @@ def main() -> None:
                     learner = MMHC("mi", tie_order=ties).fit(X)
                     times.append(time.perf_counter() - start)
                 row = dict(
-                    network=network, n=args.n, tie_order=ties,
-                    skbn_seconds=statistics.median(times), bnlearn_seconds=bnlearn_seconds,
-                    skbn_arcs=learner.graph_.number_of_edges(), bnlearn_arcs=len(arcs),
+                    network=network,
+                    n=args.n,
+                    tie_order=ties,
+                    skbn_seconds=statistics.median(times),
+                    bnlearn_seconds=bnlearn_seconds,
+                    skbn_arcs=learner.graph_.number_of_edges(),
+                    bnlearn_arcs=len(arcs),
                     shd_between=shd(theirs, learner.graph_),
                     same_arcs=set(learner.graph_.edges) == set(arcs),
-                )  # fmt: skip
+                )
                 row["ratio"] = row["skbn_seconds"] / row["bnlearn_seconds"]
                 rows.append(row)
                 print(row, flush=True)

@@ -43,9 +43,19 @@ def run(networks, n, rates, seeds, grid, out=None) -> pd.DataFrame:
 
             def add(method, rate, seconds, graph, truth=truth, base=base, **extra):
                 f1a, f1h, dist, edges = structure_scores(truth, graph)
-                rows.append({**base, "rate": rate, "method": method, "seconds": seconds,
-                             "f1_adjacent": f1a, "f1_arrowhead": f1h, "shd": dist,
-                             "edges": edges, **extra})  # fmt: skip
+                rows.append(
+                    {
+                        **base,
+                        "rate": rate,
+                        "method": method,
+                        "seconds": seconds,
+                        "f1_adjacent": f1a,
+                        "f1_arrowhead": f1h,
+                        "shd": dist,
+                        "edges": edges,
+                        **extra,
+                    }
+                )
 
             add("HillClimb(), complete data", 0.0, 0.0, HillClimb().fit(full).graph_)
             for rate in rates:
@@ -61,8 +71,13 @@ def run(networks, n, rates, seeds, grid, out=None) -> pd.DataFrame:
                 fits = [to_adjacency(e.graph_, names) for e in mi.estimators_]
                 for m in grid:
                     graph = edge_frequencies(fits[:m], names).averaged_graph(0.5)
-                    add(f"MultipleImputation(n_imputations={m})", rate,
-                        seconds * m / max(grid), graph, m=m)  # fmt: skip
+                    add(
+                        f"MultipleImputation(n_imputations={m})",
+                        rate,
+                        seconds * m / max(grid),
+                        graph,
+                        m=m,
+                    )
                 print(name, seed, rate, "done", flush=True)
                 if out is not None:  # keep what is done if the run is stopped
                     pd.DataFrame(rows).to_csv(out, index=False)

@@ -129,9 +129,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--discrete", nargs="*", default=["alarm", "child", "insurance"])
     parser.add_argument(
-        "--gaussian", nargs="*", default=["alarm:100", "child:100"],
+        "--gaussian",
+        nargs="*",
+        default=["alarm:100", "child:100"],
         help="network:variables for make_problem",
-    )  # fmt: skip
+    )
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="markdown page (and .csv)")

@@ -33,9 +33,11 @@ def labels(parts: list, columns) -> np.ndarray:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--problems", nargs="+", default=["alarm:1000", "alarm:2000", "child:1000"],
+        "--problems",
+        nargs="+",
+        default=["alarm:1000", "alarm:2000", "child:1000"],
         help="network:variables (made with make_problem, n = 1,000 rows)",
-    )  # fmt: skip
+    )
     parser.add_argument("--seeds", type=int, default=3)
     args = parser.parse_args()
     print("| problem | p | seed | clusters (dense) | clusters (sparse) | adjusted Rand |")

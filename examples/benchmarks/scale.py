@@ -77,13 +77,33 @@ import pandas as pd
 from examples.benchmarks._results import ROOT, result_path, write_manifest
 
 METHODS = [
-    "skbn-fges", "skbn-fges-amx", "skbn-fges-int8", "skbn-pef", "skbn-boss", "causallearn-pc",
-    "causallearn-ges", "xges",
-]  # fmt: skip
+    "skbn-fges",
+    "skbn-fges-amx",
+    "skbn-fges-int8",
+    "skbn-pef",
+    "skbn-boss",
+    "causallearn-pc",
+    "causallearn-ges",
+    "xges",
+]
 COLUMNS = [
-    "method", "p_target", "n", "seed", "finished", "peak_gb", "seconds", "f1_adjacent",
-    "f1_arrowhead", "shd", "edges", "true_arcs", "p", "limit", "error", "graph",
-]  # fmt: skip
+    "method",
+    "p_target",
+    "n",
+    "seed",
+    "finished",
+    "peak_gb",
+    "seconds",
+    "f1_adjacent",
+    "f1_arrowhead",
+    "shd",
+    "edges",
+    "true_arcs",
+    "p",
+    "limit",
+    "error",
+    "graph",
+]
 #: workloads: ALARM copies (the main table), random DAGs of average degree 4 (BOSS's table)
 GRAPHS = {
     "alarm": "ALARM copies",
@@ -268,9 +288,16 @@ def _checkpointed_screen(directory: Path, precision: str, block: int, spent: lis
         for a0, a1, rows, cols, values in blocks:
             seconds = time.perf_counter() - clock
             np.savez(
-                directory / f"rows_{a0:09d}.npz", a0=a0, a1=a1, rows=rows, cols=cols,
-                values=values, seconds=seconds, r_min=r_min, p=Z.shape[1],
-            )  # fmt: skip
+                directory / f"rows_{a0:09d}.npz",
+                a0=a0,
+                a1=a1,
+                rows=rows,
+                cols=cols,
+                values=values,
+                seconds=seconds,
+                r_min=r_min,
+                p=Z.shape[1],
+            )
             parts.append((rows, cols, values))
             if a0 // block % 16 == 0:
                 _progress(f"screen: columns {a0:,} to {a1:,} of {Z.shape[1]:,} done")

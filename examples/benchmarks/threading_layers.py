@@ -134,7 +134,7 @@ def _run_cell(config, learner, condition, repeats, n_rows=10_000):
                 condition,
                 str(repeats),
                 str(n_rows),
-            ],  # fmt: skip
+            ],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -277,8 +277,16 @@ def main(argv=None):
                     for r in rows
                     if (r["config"], r["condition"], r["learner"], r.get("rows", 10_000)) != key
                 ]
-                rows.append(dict(config=config, condition=condition, learner=learner,
-                                 seconds=seconds, layer=layer, rows=args.rows))  # fmt: skip
+                rows.append(
+                    dict(
+                        config=config,
+                        condition=condition,
+                        learner=learner,
+                        seconds=seconds,
+                        layer=layer,
+                        rows=args.rows,
+                    )
+                )
                 print(config, condition, learner, f"{seconds:.3f}", layer, flush=True)
     Path(args.out).with_suffix(".json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
     _report(rows, [x for x in LEARNERS if any(r["learner"] == x for r in rows)], args.out)

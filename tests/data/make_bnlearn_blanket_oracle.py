@@ -13,8 +13,14 @@ whole learner's graph (an undirected edge as both arcs; ``si.hiton.pc`` with
 from tests.data import save_oracle
 from tests.data._rscript import run_on_samples
 
-CASES = [("asia", 2000, 1), ("sachs", 2000, 2), ("child", 2000, 7), ("insurance", 2000, 9),
-         ("alarm", 3000, 8), ("hailfinder", 2000, 3)]  # fmt: skip
+CASES = [
+    ("asia", 2000, 1),
+    ("sachs", 2000, 2),
+    ("child", 2000, 7),
+    ("insurance", 2000, 9),
+    ("alarm", 3000, 8),
+    ("hailfinder", 2000, 3),
+]
 METHODS = ["gs", "iamb", "inter.iamb", "fast.iamb", "iamb.fdr", "si.hiton.pc"]
 R = r"""
 suppressMessages(library(bnlearn))

@@ -10,8 +10,14 @@ test (BIC hill climbing). Writes ``bnlearn_mmhc_oracle.json``.
 from tests.data import save_oracle
 from tests.data._rscript import run_on_samples
 
-CASES = [("asia", 2000, 1), ("sachs", 2000, 2), ("child", 2000, 7), ("insurance", 2000, 9),
-         ("alarm", 3000, 8), ("hailfinder", 2000, 3)]  # fmt: skip
+CASES = [
+    ("asia", 2000, 1),
+    ("sachs", 2000, 2),
+    ("child", 2000, 7),
+    ("insurance", 2000, 9),
+    ("alarm", 3000, 8),
+    ("hailfinder", 2000, 3),
+]
 R = r"""
 suppressMessages(library(bnlearn))
 args <- commandArgs(trailingOnly = TRUE)

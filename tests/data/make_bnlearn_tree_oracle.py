@@ -10,10 +10,20 @@ with each listed class variable. Writes ``bnlearn_tree_oracle.json``.
 from tests.data import save_oracle
 from tests.data._rscript import run_on_samples
 
-CASES = [("asia", 2000, 1), ("sachs", 2000, 2), ("child", 2000, 7), ("insurance", 2000, 9),
-         ("alarm", 3000, 8)]  # fmt: skip
-CLASSES = {"asia": ["either", "dysp"], "sachs": ["Akt"], "child": ["Disease"],
-           "insurance": ["Accident"], "alarm": ["BP", "HR"]}  # fmt: skip
+CASES = [
+    ("asia", 2000, 1),
+    ("sachs", 2000, 2),
+    ("child", 2000, 7),
+    ("insurance", 2000, 9),
+    ("alarm", 3000, 8),
+]
+CLASSES = {
+    "asia": ["either", "dysp"],
+    "sachs": ["Akt"],
+    "child": ["Disease"],
+    "insurance": ["Accident"],
+    "alarm": ["BP", "HR"],
+}
 R = r"""
 suppressMessages(library(bnlearn))
 args <- commandArgs(trailingOnly = TRUE)

@@ -25,8 +25,14 @@ from skbn.datasets import make_erdos_renyi_dag
 from tests.data import save_oracle
 
 N_CASES, N_SCORED = 220, 120
-STATISTICS = ["AdjacencyPrecision", "AdjacencyRecall", "ArrowheadPrecision",
-              "ArrowheadRecall", "TailPrecision", "TailRecall"]  # fmt: skip
+STATISTICS = [
+    "AdjacencyPrecision",
+    "AdjacencyRecall",
+    "ArrowheadPrecision",
+    "ArrowheadRecall",
+    "TailPrecision",
+    "TailRecall",
+]
 
 
 def _case(seed: int) -> tuple[nx.DiGraph, list]:

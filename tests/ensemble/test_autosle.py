@@ -419,9 +419,13 @@ def test_selected_credit_is_greedy_on_what_the_selection_returns():
     # the paper's credit adds a second member here; the selection would return it where it
     # has the better BIC, and the ensemble would then do worse than its first member alone
     oracle = AutoSLEEnsemble(
-        grid, ensemble_size=4, n_trials=len(PENALTIES), problems=problems,
-        sampler=_grid_sampler, random_state=0,
-    ).learn_members()  # fmt: skip
+        grid,
+        ensemble_size=4,
+        n_trials=len(PENALTIES),
+        problems=problems,
+        sampler=_grid_sampler,
+        random_state=0,
+    ).learn_members()
     rows = [PENALTIES.index(m.penalty_discount) for _, m in oracle.members_]
     assert len(rows) > len(chosen)
     returned = quality[rows][np.argmax(scores[rows], axis=0), np.arange(quality.shape[1])]
@@ -475,10 +479,14 @@ def test_processes_create_one_new_sqlite_study_at_once(tmp_path, run):
     script.write_text(OPENER)
     start = str(time.time() + 3.0)  # both past their imports by then
     workers = [
-        subprocess.Popen([sys.executable, str(script), url, start], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, str(script), url, start],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(4)
-    ]  # fmt: skip
+    ]
     for w in workers:
         out, err = w.communicate(timeout=120)
         assert w.returncode == 0 and out.strip() == "ok", err
@@ -499,10 +507,16 @@ def test_a_claim_written_late_by_an_earlier_trial_keeps_the_slot():
         return 1.0, {}
 
     runner = SlotRunner(
-        study, storage, lambda trial: trial.suggest_float("x", 0.0, 1.0), evaluate,
-        optuna.samplers.RandomSampler, seed=0, batch_size=1, deadline=None,
+        study,
+        storage,
+        lambda trial: trial.suggest_float("x", 0.0, 1.0),
+        evaluate,
+        optuna.samplers.RandomSampler,
+        seed=0,
+        batch_size=1,
+        deadline=None,
         log=lambda message: None,
-    )  # fmt: skip
+    )
     runner._run_slot(0, 0, [])
     # the later trial passed the first check, but gives way at the end
     states = {t.number: t.state for t in study.trials}

@@ -139,8 +139,9 @@ def test_a_pag_learner_bootstrap_counts_each_edge_type():
     from skbn.graph import endpoint_matrix, marked_edges
     from skbn.learners import FCI
 
-    problem = make_latent_problem("asia", latents=["lung"], kind="discrete", n_samples=800,
-                                  random_state=0)  # fmt: skip
+    problem = make_latent_problem(
+        "asia", latents=["lung"], kind="discrete", n_samples=800, random_state=0
+    )
     X = problem.X
     freq = bootstrap_edge_frequencies(FCI(alpha=0.01), X, n_resamples=8, random_state=3)
     assert isinstance(freq, PAGEdgeFrequencies)
@@ -161,8 +162,7 @@ def test_a_pag_learner_bootstrap_counts_each_edge_type():
         assert table.loc[(u, v), mark] == pytest.approx(c / 8)
     assert len(table) == len({(u, v) for u, v, _ in counts})
     np.testing.assert_allclose(table[list(EDGE_TYPES)].sum(axis=1), table["strength"])
-    again = bootstrap_edge_frequencies(FCI(alpha=0.01), X, n_resamples=8, random_state=3,
-                                       n_jobs=2)  # fmt: skip
+    again = bootstrap_edge_frequencies(FCI(alpha=0.01), X, n_resamples=8, random_state=3, n_jobs=2)
     pd.testing.assert_frame_equal(again.table, freq.table)
     # the averaged PAG keeps each strong pair's most frequent type
     averaged = freq.averaged_graph(0.5)

@@ -37,8 +37,14 @@ def test_pc_orientation_of_conflicting_colliders_has_no_cycle():
     adj = np.zeros((p, p), dtype=np.int8)
     for a, b in [(0, 1), (0, 3), (0, 4), (0, 5), (1, 2), (1, 5), (3, 4), (3, 5), (4, 5)]:
         adj[a, b] = adj[b, a] = 1
-    seps = {(0, 2): {4}, (1, 3): {2, 4, 5}, (1, 4): set(), (2, 3): {0, 1, 4}, (2, 4): {0, 3},
-            (2, 5): {3}}  # fmt: skip
+    seps = {
+        (0, 2): {4},
+        (1, 3): {2, 4, 5},
+        (1, 4): set(),
+        (2, 3): {0, 1, 4},
+        (2, 4): {0, 3},
+        (2, 5): {3},
+    }
     sepsets = {frozenset(k): [v] for k, v in seps.items()}
     none = np.zeros((p, p), dtype=bool)
     A, conflicts = orient_pc(adj, sepsets, np.arange(p), none, none)

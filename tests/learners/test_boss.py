@@ -275,9 +275,10 @@ def test_parents_under_an_order_match_causal_learns_grow_shrink_trees():
 
     X, _ = make_problem("insurance", n_samples=1500, random_state=3)
     score = LocalScoreClass(
-        data=X.to_numpy(), local_score_fun=local_score_BIC_from_cov,
+        data=X.to_numpy(),
+        local_score_fun=local_score_BIC_from_cov,
         parameters={"lambda_value": 0.5},
-    )  # fmt: skip
+    )
     p = X.shape[1]
     trees = [GST(v, score) for v in range(p)]
     forest = _Forest(GaussianBIC().bind(X), None, None)

@@ -14,8 +14,9 @@ from skbn.learners import FGES, HillClimb
 @pytest.fixture(scope="module")
 def wide():
     # 200 Gaussian columns, 100 true arcs, 50 rows
-    X, truth = make_problem(make_erdos_renyi_dag(200, 100, random_state=0), n_samples=50,
-                            random_state=0)  # fmt: skip
+    X, truth = make_problem(
+        make_erdos_renyi_dag(200, 100, random_state=0), n_samples=50, random_state=0
+    )
     return X, truth
 
 

@@ -38,12 +38,17 @@ def test_edge_frequencies_match_hand_counts():
 
 def test_averaged_graph_keeps_tied_pairs_undirected_and_the_rest_acyclic():
     rows = [
-        ("a", "b", 1.0, 0.5), ("b", "a", 1.0, 0.5),  # undirected in every fit
-        ("b", "c", 0.9, 1.0), ("c", "b", 0.9, 0.0),
-        ("c", "d", 0.8, 1.0), ("d", "c", 0.8, 0.0),
-        ("d", "b", 0.6, 1.0), ("b", "d", 0.6, 0.0),  # closes b -> c -> d -> b: dropped
-        ("a", "d", 0.3, 1.0), ("d", "a", 0.3, 0.0),  # below the threshold
-    ]  # fmt: skip
+        ("a", "b", 1.0, 0.5),
+        ("b", "a", 1.0, 0.5),  # undirected in every fit
+        ("b", "c", 0.9, 1.0),
+        ("c", "b", 0.9, 0.0),
+        ("c", "d", 0.8, 1.0),
+        ("d", "c", 0.8, 0.0),
+        ("d", "b", 0.6, 1.0),
+        ("b", "d", 0.6, 0.0),  # closes b -> c -> d -> b: dropped
+        ("a", "d", 0.3, 1.0),
+        ("d", "a", 0.3, 0.0),  # below the threshold
+    ]
     table = pd.DataFrame(rows, columns=["u", "v", "strength", "direction"])
     graph = EdgeFrequencies(table, list("abcd")).averaged_graph(0.5)
     assert graph.graph["kind"] == "pdag"

@@ -137,9 +137,11 @@ def test_shared_predictions_leave_each_configurations_scores_unchanged():
     empty.add_nodes_from(truth.nodes)
     graphs = {"truth": truth, "pruned": pruned, "empty": empty}
     kwargs = dict(
-        cv=3, n_permutations=20, random_state=0,
+        cv=3,
+        n_permutations=20,
+        random_state=0,
         predictor=RandomForestClassifier(10, random_state=0),
-    )  # fmt: skip
+    )
     names = ["truth", "pruned", "empty"]
     together = OCTSearchCV(GraphByName(graphs), {"which": names}, **kwargs).fit(X)
     for i, name in enumerate(names):

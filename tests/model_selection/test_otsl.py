@@ -434,9 +434,14 @@ def test_grid_search_with_the_splitter_agrees_with_otsl_that_ranks_only_all_fini
         sk = GridSearchCV(learner, grid, scoring=scorer, cv=splitter, refit=False).fit(X)
     with pytest.warns(UserWarning, match="fewer than"):
         otsl = OTSLSearchCV(
-            learner, grid, scoring=scorer, n_resamples=4, random_state=0, refit=False,
+            learner,
+            grid,
+            scoring=scorer,
+            n_resamples=4,
+            random_state=0,
+            refit=False,
             min_finite_fraction=1.0,
-        ).fit(X)  # fmt: skip
+        ).fit(X)
     np.testing.assert_array_equal(
         sk.cv_results_["mean_test_score"], otsl.cv_results_["mean_test_score"]
     )
@@ -445,7 +450,12 @@ def test_grid_search_with_the_splitter_agrees_with_otsl_that_ranks_only_all_fini
     )
     assert sk.best_index_ == otsl.best_index_ == 1
     lenient = OTSLSearchCV(
-        learner, grid, scoring=scorer, n_resamples=4, random_state=0, refit=False,
+        learner,
+        grid,
+        scoring=scorer,
+        n_resamples=4,
+        random_state=0,
+        refit=False,
         min_finite_fraction=0.0,
-    ).fit(X)  # fmt: skip
+    ).fit(X)
     assert lenient.best_index_ == 0  # level 1's finite splits are averaged and it wins

@@ -89,11 +89,27 @@ def _learner_cases():
 
 #: The learner cases, by name: each is recorded and compared on its own.
 LEARNER_CASES = [
-    "hc_default", "hc_bdeu", "hc_restarts", "hc_constrained", "tabu_default", "tabu_ebic",
-    "fges_default", "fges_pd2", "pc_default", "pc_x2", "pc_bk", "mmhc_default", "exact_bic",
-    "mcmc", "g_hc_default", "g_tabu", "g_fges_default", "g_pc_default", "g_mmhc_default",
+    "hc_default",
+    "hc_bdeu",
+    "hc_restarts",
+    "hc_constrained",
+    "tabu_default",
+    "tabu_ebic",
+    "fges_default",
+    "fges_pd2",
+    "pc_default",
+    "pc_x2",
+    "pc_bk",
+    "mmhc_default",
+    "exact_bic",
+    "mcmc",
+    "g_hc_default",
+    "g_tabu",
+    "g_fges_default",
+    "g_pc_default",
+    "g_mmhc_default",
     "g_exact",
-]  # fmt: skip
+]
 
 
 @functools.lru_cache(maxsize=2)
