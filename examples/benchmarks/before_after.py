@@ -35,6 +35,7 @@ WORKLOADS = [
     ("BOSS(BDeu()), alarm n=5000", "BOSS-bdeu", "alarm", 37),
     ("GRaSP(BDeu()), alarm n=5000", "GRaSP-bdeu", "alarm", 37),
     ("FGES('bic'), er p=300 d=4 n=1000", "FGES", "er", 300),
+    ("FGES(BDeu()), alarm n=5000", "FGES-bdeu", "alarm", 37),
 ]
 
 _WORKER = r"""
@@ -60,6 +61,7 @@ LEARNERS = {
     "BOSS-bdeu": lambda s: BOSS(BDeu(), random_state=s),
     "GRaSP-bdeu": lambda s: GRaSP(BDeu(), random_state=s),
     "FGES": lambda s: FGES("bic"),
+    "FGES-bdeu": lambda s: FGES(BDeu()),
 }
 jobs = json.loads(sys.argv[1])
 for key, _, kind, p in jobs:  # compile every kernel first, on a small problem
