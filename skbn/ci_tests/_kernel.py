@@ -270,7 +270,7 @@ class KCI(CITest):
     low_rank_tol : float, default=1e-10
         The largest residual diagonal left by each kernel factor (the kernels' diagonal is
         1). 0 gives the exact test. The default keeps the p-value within about 1e-6 of the
-        exact one (``docs/guide/nonlinear.md`` shows the measurement).
+        exact one (the guide page "Nonlinear and non-Gaussian data" shows the measurement).
     random_state : int, Generator or None, default=None
         Seeds the rows of the median rule and the simulated null.
 

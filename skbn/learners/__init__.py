@@ -33,7 +33,8 @@ line's ``--learner auto``), chosen by measurement over the bundled networks.
 ``exact``, ``mcmc``, ``lingam``), or ``"auto"``.
 
 Linear non-Gaussian data: ``DirectLiNGAM`` finds a causal order from pairwise likelihood
-ratios and returns the full DAG with its arc weights.
+ratios and returns the full DAG with its arc weights; ``LiNGAMOrientation`` turns another
+learner's CPDAG into a DAG by orienting its undirected edges with the same ratios.
 """
 
 from skbn.learners._blanket import HITONMB, HITONPC, IAMB, GrowShrink
@@ -44,6 +45,7 @@ from skbn.learners._fges import FGES
 from skbn.learners._grasp import GRaSP
 from skbn.learners._hill_climb import HillClimb
 from skbn.learners._lingam import DirectLiNGAM
+from skbn.learners._lingam_orientation import LiNGAMOrientation
 from skbn.learners._mmhc import MMHC
 from skbn.learners._order_mcmc import OrderMCMC
 from skbn.learners._pc import PCStable
@@ -56,6 +58,7 @@ from skbn.learners._trees import TAN, ChowLiu
 
 __all__ = [
     "DirectLiNGAM",
+    "LiNGAMOrientation",
     "BOSS",
     "BOSSFCI",
     "FCI",

@@ -38,8 +38,9 @@ def test_exact_route_equals_causal_learn(case):
 
 @pytest.mark.parametrize("case", ORACLE[::7], ids=lambda c: f"s{c['seed']}")
 def test_default_low_rank_route_is_close_to_exact(case):
+    # on all 240 stored cases the largest difference is 3.8e-7 (docs/nonlinear.md)
     result = _run(case)
-    assert abs(result.pvalue - case["pvalue"]) < 1e-4
+    assert abs(result.pvalue - case["pvalue"]) < 1e-6
 
 
 def _nonlinear(n, seed=0):

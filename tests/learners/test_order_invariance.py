@@ -25,6 +25,7 @@ from skbn.learners import (
     GRaSP,
     GRaSPFCI,
     HillClimb,
+    LiNGAMOrientation,
     OrderMCMC,
     PCStable,
     TabuSearch,
@@ -63,6 +64,7 @@ CASES = [
     (OrderMCMC(n_iter=400, random_state=0), ["small"]),
     (PEFLearner(), ["replicated"]),
     (DirectLiNGAM(), ["non-gaussian"]),
+    (LiNGAMOrientation(random_state=0), ["non-gaussian"]),
 ]
 
 
