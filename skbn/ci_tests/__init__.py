@@ -5,7 +5,9 @@ A test is a small parameter object (``ChiSquare()``, ``GSquare()``, ``ShrinkageM
 ``FisherZ()``). ``test.bind(X)`` validates the data once; ``bound.test(x, y, cond)`` returns
 a :class:`CIResult` ``(statistic, dof, pvalue)``. Discrete tests count with numba kernels and
 take their p-values from the chi-square distribution (scipy); Fisher's z works from the
-correlation matrix; ``KCI()`` sees nonlinear dependence through Gaussian kernels;
+correlation matrix; ``KCI()`` sees nonlinear dependence through Gaussian kernels, and
+``RCoT()`` / ``RCIT()`` approximate it with random Fourier features at a cost that does not
+grow with the rank of the kernels;
 ``CGMutualInformation()`` tests mixed discrete and continuous data with
 conditional-Gaussian likelihood ratios.
 
@@ -19,6 +21,7 @@ from skbn.ci_tests._discrete import ChiSquare, GSquare, ShrinkageMI
 from skbn.ci_tests._gaussian import FisherZ
 from skbn.ci_tests._kernel import KCI
 from skbn.ci_tests._mixed import CGMutualInformation
+from skbn.ci_tests._random_features import RCIT, RCoT
 from skbn.ci_tests._registry import get_ci_test, get_ci_test_names
 from skbn.ci_tests._testwise import TestwiseDeletion
 
@@ -31,6 +34,8 @@ __all__ = [
     "FisherZ",
     "GSquare",
     "KCI",
+    "RCIT",
+    "RCoT",
     "ShrinkageMI",
     "TestwiseDeletion",
     "get_ci_test",

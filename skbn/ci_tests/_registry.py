@@ -8,6 +8,7 @@ from skbn.ci_tests._discrete import ChiSquare, GSquare, ShrinkageMI
 from skbn.ci_tests._gaussian import FisherZ
 from skbn.ci_tests._kernel import KCI
 from skbn.ci_tests._mixed import CGMutualInformation
+from skbn.ci_tests._random_features import RCIT, RCoT
 from skbn.utils._registry import FamilyRegistry
 
 __all__ = ["CI_TESTS", "get_ci_test", "get_ci_test_names"]
@@ -58,6 +59,17 @@ CI_TESTS.register(
     gaussian=KCI,
     description="kernel conditional-independence test (nonlinear dependence)",
     aliases={"kernel": (None, {}), "hsic": (None, {})},
+)
+CI_TESTS.register(
+    "rcot",
+    gaussian=RCoT,
+    description="randomized conditional correlation test (random Fourier features)",
+    aliases={"rit": (None, {})},
+)
+CI_TESTS.register(
+    "rcit",
+    gaussian=RCIT,
+    description="randomized conditional independence test (random Fourier features)",
 )
 CI_TESTS.register(
     "mi_cg",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Every constraint-based and hybrid learner takes the kernel CI test."""
+"""Every constraint-based and hybrid learner takes the kernel and random-feature CI tests."""
 
 from __future__ import annotations
 
@@ -38,17 +38,19 @@ def _skeleton(graph):
     return {frozenset(e) for e in graph.edges()}
 
 
+@pytest.mark.parametrize("test", ["kci", "rcot", "rcit"])
 @pytest.mark.parametrize("name", CONSTRAINT)
-def test_kci_finds_the_nonlinear_adjacency(fork, name):
-    kernel = getattr(learners, name)(ci_test="kci").fit(fork).graph_
+def test_kernel_tests_find_the_nonlinear_adjacency(fork, name, test):
+    kernel = getattr(learners, name)(ci_test=test).fit(fork).graph_
     linear = getattr(learners, name)(ci_test="fisher_z").fit(fork).graph_
     assert _skeleton(kernel) == {frozenset("zy"), frozenset("zx")}
     assert frozenset("zy") not in _skeleton(linear)
 
 
+@pytest.mark.parametrize("test", ["kci", "rcot"])
 @pytest.mark.parametrize("name", HYBRID)
-def test_hybrid_learners_take_kci(fork, name):
-    graph = getattr(learners, name)(ci_test="kci").fit(fork).graph_
+def test_hybrid_learners_take_kernel_tests(fork, name, test):
+    graph = getattr(learners, name)(ci_test=test).fit(fork).graph_
     assert list(graph.nodes) == list(fork.columns)
     assert frozenset("zx") in _skeleton(graph)
     assert not any("u" in edge for edge in _skeleton(graph))
