@@ -117,22 +117,8 @@ def _pair_difference(zi, zj, mi, mj, vi, vj, hi, hj):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def order_scores(X, candidates):
-    """``sum_j min(0, d_ij)^2`` of each candidate ``i`` over every other remaining ``j``.
-
-    Parameters
-    ----------
-    X : float64 array (k, n)
-        The remaining variables (their residuals so far), one per row.
-    candidates : bool array (k,)
-        The rows that may come next in the order (background knowledge).
-
-    Returns
-    -------
-    float64 array (k,)
-        The score of each candidate (``inf`` for the others). ``d_ij`` is computed once
-        per pair with a candidate in it, in two passes over the rows.
-    """
+def _standardised_moments(X):
+    """The rows of ``X`` standardised, and each one's entropy, mean and variance after that."""
     k, n = X.shape
     Z = _standardise_rows(X)
     entropy = np.empty(k)
@@ -149,6 +135,28 @@ def order_scores(X, candidates):
             var += (Z[i, t] - mean) ** 2
         means[i] = mean
         variances[i] = var / n
+    return Z, entropy, means, variances
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def order_scores(X, candidates):
+    """``sum_j min(0, d_ij)^2`` of each candidate ``i`` over every other remaining ``j``.
+
+    Parameters
+    ----------
+    X : float64 array (k, n)
+        The remaining variables (their residuals so far), one per row.
+    candidates : bool array (k,)
+        The rows that may come next in the order (background knowledge).
+
+    Returns
+    -------
+    float64 array (k,)
+        The score of each candidate (``inf`` for the others). ``d_ij`` is computed once
+        per pair with a candidate in it, in two passes over the rows.
+    """
+    k = X.shape[0]
+    Z, entropy, means, variances = _standardised_moments(X)
     # pairs (i, j), i < j, in one flat range so that threads get equal shares
     D = np.zeros((k, k))
     n_pairs = k * (k - 1) // 2
@@ -210,22 +218,7 @@ def pair_differences(X, first, second):
     -------
     float64 array (m,)
     """
-    k, n = X.shape
-    Z = _standardise_rows(X)
-    entropy = np.empty(k)
-    means = np.empty(k)
-    variances = np.empty(k)
-    for i in prange(k):
-        entropy[i] = _entropy_scaled(Z[i], 1.0)
-        mean = 0.0
-        for t in range(n):
-            mean += Z[i, t]
-        mean /= n
-        var = 0.0
-        for t in range(n):
-            var += (Z[i, t] - mean) ** 2
-        means[i] = mean
-        variances[i] = var / n
+    Z, entropy, means, variances = _standardised_moments(X)
     m = first.shape[0]
     out = np.empty(m)
     for e in prange(m):
