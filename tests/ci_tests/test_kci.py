@@ -29,7 +29,12 @@ def test_oracle_has_the_promised_cases():
     assert {c["k"] for c in ORACLE} == {0, 1, 2, 3}
 
 
-@pytest.mark.parametrize("case", ORACLE, ids=lambda c: f"s{c['seed']}")
+# every eighth case in the quick loop (-m "not slow"), all of them in CI
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=() if i % 8 == 0 else pytest.mark.slow) for i, c in enumerate(ORACLE)],
+    ids=lambda c: f"s{c['seed']}",
+)
 def test_exact_route_equals_causal_learn(case):
     result = _run(case, low_rank_tol=0.0)
     assert result.statistic == pytest.approx(case["statistic"], rel=1e-6, abs=1e-9)
@@ -101,6 +106,7 @@ def test_spectral_null_is_seeded_and_agrees_with_gamma():
     assert marginal.pvalue < 0.01
 
 
+@pytest.mark.slow
 def test_type_one_error_near_alpha():
     rejections = 0
     for seed in range(60):
