@@ -38,8 +38,9 @@ def _standardise(values: np.ndarray) -> np.ndarray:
     """Columns to mean 0 and sample standard deviation 1; constant columns to 0.
 
     In the arithmetic of the authors' and causal-learn's code (the mean and the standard
-    deviation of the columns as given): the conditional statistic amplifies rounding
-    differences (see :func:`rcot_statistic`).
+    deviation of the columns as given), not KCI's twin in ``_kernel`` (which centres first):
+    the conditional statistic amplifies rounding differences (see :func:`rcot_statistic`),
+    and with KCI's the stored causal-learn p-values move by up to 2.4e-3, not 1.1e-3.
     """
     sd = values.std(axis=0, ddof=1) if len(values) > 1 else np.zeros(values.shape[1])
     return np.where(sd > 0, (values - values.mean(axis=0)) / np.where(sd > 0, sd, 1.0), 0.0)
