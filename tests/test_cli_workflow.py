@@ -588,7 +588,7 @@ def test_hill_climbing_refuses_p_squared_tables_beyond_memory(monkeypatch):
         ),
         (
             ["learn", "--network", "asia", "--learner", "hc", "--alpha", "2"],
-            "--alpha applies to pc, fci, rfci, gfci, boss-fci, grasp-fci, mmhc and mcmc",
+            "--alpha applies to pc, fci, rfci, gfci, boss-fci, grasp-fci, fcit, mmhc and mcmc",
         ),
         (
             ["learn", "--network", "asia", "--learner", "hc", "--iss", "-1"],

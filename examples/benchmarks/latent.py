@@ -44,7 +44,7 @@ from examples.benchmarks._results import (
 from skbn.datasets import make_erdos_renyi_dag, make_latent_problem, make_linear_gaussian
 from skbn.graph import dag_to_pag, endpoint_matrix, from_endpoint_matrix
 from skbn.graph._pag import parse_marked_edges
-from skbn.learners import BOSSFCI, FCI, GFCI, RFCI, GRaSPFCI
+from skbn.learners import BOSSFCI, FCI, FCIT, GFCI, RFCI, GRaSPFCI
 from skbn.metrics import structure_report
 
 STUDY = "latent"
@@ -104,7 +104,8 @@ def _tetrad_runner(build, discrete: bool = False):
             search = build(data, alpha, discrete)
             if hasattr(search, "setCompleteRuleSetUsed"):  # Rfci always uses them
                 search.setCompleteRuleSetUsed(True)
-            search.setMaxDiscriminatingPathLength(-1)
+            if hasattr(search, "setMaxDiscriminatingPathLength"):  # Fcit has no bound
+                search.setMaxDiscriminatingPathLength(-1)
             search.setVerbose(False)
             start = time.perf_counter()
             with redirect_stdout(io.StringIO()):
@@ -166,6 +167,21 @@ def _tetrad_grasp_fci(data, alpha, discrete=False):
     search.setNumStarts(1)
     search.setDepth(3)  # GRaSP's tuck depth and, in GraspFci, the tests' depth too
     return search
+
+
+def _tetrad_fcit(data, alpha, discrete=False, adjacency=True):
+    from edu.cmu.tetrad.search import Fcit
+
+    search = Fcit(*_test_and_score(data, alpha, discrete))
+    search.setNumStarts(1)
+    search.setUseBes(False)
+    search.setDepth(-1)
+    search.setCheckAdjacencySepsets(adjacency)
+    return search
+
+
+def _tetrad_fcit_no_adjacency(data, alpha, discrete=False):
+    return _tetrad_fcit(data, alpha, discrete, adjacency=False)
 
 
 def _tetrad_gfci(data, alpha, discrete=False):
@@ -234,6 +250,30 @@ LIBRARIES = {
         "jpype",
         "GFCI",
     ),
+    **{
+        f"skbn FCIT(alpha=0.01, penalty_discount=2, use_bes=False, "
+        f"check_adjacency_sepsets={adj}, random_state=0)": (
+            _skbn_runner(
+                lambda a, adj=adj: FCIT(
+                    alpha=a,
+                    penalty_discount=PENALTY,
+                    use_bes=False,
+                    check_adjacency_sepsets=adj,
+                    random_state=0,
+                )
+            ),
+            None,
+            "FCIT" if adj else "FCIT (no adjacency stage)",
+        )
+        for adj in (True, False)
+    },
+    "Tetrad 7.6.8 Fcit (SemBicScore 2, fisher-z 0.01, 1 start, no BES, "
+    "checkAdjacencySepsets; warm)": (_tetrad_runner(_tetrad_fcit), "jpype", "FCIT"),
+    "Tetrad 7.6.8 Fcit (SemBicScore 2, fisher-z 0.01, 1 start, no BES; warm)": (
+        _tetrad_runner(_tetrad_fcit_no_adjacency),
+        "jpype",
+        "FCIT (no adjacency stage)",
+    ),
 }
 
 
@@ -272,6 +312,19 @@ DISCRETE_LIBRARIES = {
         _tetrad_runner(_tetrad_gfci, discrete=True),
         "jpype",
         "GFCI",
+    ),
+    "skbn FCIT(alpha=0.01, penalty_discount=2, use_bes=False, random_state=0)": (
+        _skbn_runner(
+            lambda a: FCIT(alpha=a, penalty_discount=PENALTY, use_bes=False, random_state=0)
+        ),
+        None,
+        "FCIT",
+    ),
+    "Tetrad 7.6.8 Fcit (DiscreteBicScore 2, g-square 0.01, 1 start, no BES, "
+    "checkAdjacencySepsets; warm)": (
+        _tetrad_runner(_tetrad_fcit, discrete=True),
+        "jpype",
+        "FCIT",
     ),
 }
 DISCRETE_KEYS = ["network", "seed", "library"]
@@ -413,6 +466,20 @@ def report(_args) -> None:
 
     for method in ["FCI", "RFCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"]:
         lines += _section(rows, failures, method, "p", f"## {method}")
+    fcit = [
+        "",
+        "## FCIT",
+        "",
+        "BOSS (one start, no BES, the same BIC) and then FCIT's stages (recursive blocking, "
+        "a legal PAG after each removal); with and without the last stage, which tests each "
+        "edge given every subset of either end's adjacencies (`check_adjacency_sepsets`, "
+        "`setCheckAdjacencySepsets`: on in Tetrad's `Fcit` class, off in its algorithm "
+        "interface's default).",
+    ]
+    for method in ["FCIT", "FCIT (no adjacency stage)"]:
+        fcit += _section(rows, failures, method, "p", f"### {method}")
+    if len(fcit) > 6:
+        lines += fcit
     discrete_path = result_path(STUDY, f"{STUDY}_discrete.csv")
     if discrete_path.exists():
         found = pd.read_csv(discrete_path)
@@ -431,7 +498,7 @@ def report(_args) -> None:
             "differently in sparse tables), and for the score-guided members the discrete BIC "
             f"with penalty discount {PENALTY:g} (Tetrad's `DiscreteBicScore`).",
         ]
-        for method in ["FCI", "RFCI", "BOSS-FCI", "GFCI"]:
+        for method in ["FCI", "RFCI", "BOSS-FCI", "GFCI", "FCIT"]:
             lines += _section(found, lost, method, "network", f"### {method} (discrete)")
     page = result_path(STUDY)
     page.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -548,7 +615,15 @@ def main() -> None:
     parser.add_argument(
         "--methods",
         nargs="+",
-        choices=["FCI", "RFCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"],
+        choices=[
+            "FCI",
+            "RFCI",
+            "BOSS-FCI",
+            "GRaSP-FCI",
+            "GFCI",
+            "FCIT",
+            "FCIT (no adjacency stage)",
+        ],
         default=None,
     )
     parser.add_argument(

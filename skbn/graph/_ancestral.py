@@ -17,8 +17,9 @@ from collections.abc import Iterable
 import networkx as nx
 import numpy as np
 
+import skbn._kernels.ancestral as _kernels
 from skbn.graph._convert import as_adjacency
-from skbn.graph._fci_rules import apply_rules, orient_unshielded_colliders
+from skbn.graph._fci_rules import _csr, apply_rules, orient_unshielded_colliders
 from skbn.graph._pag import (
     ARROW,
     CIRCLE,
@@ -319,15 +320,8 @@ def _is_ancestral(M: np.ndarray) -> bool:
     No circle, no undirected edge, and no arrowhead at an ancestor: ``b *-> a`` with ``a``
     an ancestor of ``b`` (a directed or an almost directed cycle).
     """
-    if (M == CIRCLE).any() or np.any((M == TAIL) & (M.T == TAIL)):
-        return False
-    parents = _parents(M)
-    for b in range(M.shape[0]):
-        ancestors = _ancestors_of(M, [b], parents)
-        ancestors[b] = False
-        if np.any(ancestors & (M[b] == ARROW)):
-            return False
-    return True
+    M = np.ascontiguousarray(M, dtype=np.int8)
+    return bool(_kernels.is_ancestral(M, *_csr(M != 0)))
 
 
 def is_ancestral(graph) -> bool:
@@ -445,39 +439,10 @@ def pag_to_mag(pag) -> nx.DiGraph:
     return from_endpoint_matrix(M, nodes, kind="mag")
 
 
-def _has_inducing_path(M: np.ndarray, x: int, y: int, ancestors: np.ndarray, nbrs) -> bool:
-    """Whether an inducing path joins ``x`` and ``y``.
-
-    Every inner node is a collider on it and in ``ancestors`` (those of ``x`` or ``y``); a
-    shortest walk with that property is a path, so a search over nodes suffices.
-    """
-    seen = np.zeros(M.shape[0], dtype=bool)
-    stack = [v for v in nbrs[x] if v != y and M[x, v] == ARROW and ancestors[v]]
-    seen[stack] = True
-    while stack:
-        v = stack.pop()
-        for w in nbrs[v]:
-            if M[w, v] != ARROW or w == x:
-                continue
-            if w == y:
-                return True
-            if not seen[w] and ancestors[w] and M[v, w] == ARROW:
-                seen[w] = True
-                stack.append(w)
-    return False
-
-
 def _is_maximal(M: np.ndarray) -> bool:
     """Whether no inducing path joins two non-adjacent nodes of an ancestral graph."""
-    parents, nbrs = _parents(M), _neighbours(M)
-    p = M.shape[0]
-    for x in range(p):
-        for y in range(x + 1, p):
-            if M[x, y] == 0:
-                ancestors = _ancestors_of(M, [x, y], parents)
-                if _has_inducing_path(M, x, y, ancestors, nbrs):
-                    return False
-    return True
+    M = np.ascontiguousarray(M, dtype=np.int8)
+    return bool(_kernels.is_maximal(M, *_csr(M != 0)))
 
 
 def is_legal_pag(graph) -> bool:

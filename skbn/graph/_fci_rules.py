@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from skbn._kernels.pag_rules import rule1, rule2, rule3, rule8, rule9, rule10
 from skbn.graph._pag import ARROW, CIRCLE, TAIL
 
 __all__ = ["orient_unshielded_colliders", "apply_rules"]
@@ -57,59 +58,6 @@ def orient_unshielded_colliders(M: np.ndarray, collider: Callable[[int, int, int
 def _directed(M, u, v) -> bool:
     """``u -> v``."""
     return M[u, v] == ARROW and M[v, u] == TAIL
-
-
-def _potentially_directed(M, u, v) -> bool:
-    """The edge ``u - v`` could point from ``u`` to ``v``: no arrow at ``u``, no tail at ``v``."""
-    return M[u, v] not in (0, TAIL) and M[v, u] != ARROW
-
-
-def _rule1(M, adjacent, nbrs) -> bool:
-    changed = False
-    for b, nb in enumerate(nbrs):
-        into = [a for a in nb.tolist() if M[a, b] == ARROW]
-        if not into:
-            continue
-        for c in nb.tolist():
-            if M[c, b] != CIRCLE:
-                continue
-            if any(a != c and not adjacent[a, c] for a in into):
-                M[c, b] = TAIL
-                M[b, c] = ARROW
-                changed = True
-    return changed
-
-
-def _rule2(M, adjacent, nbrs) -> bool:
-    changed = False
-    for a, na in enumerate(nbrs):
-        for c in na.tolist():
-            if M[a, c] != CIRCLE:
-                continue
-            for b in np.intersect1d(na, nbrs[c], assume_unique=True).tolist():
-                if (_directed(M, a, b) and M[b, c] == ARROW) or (
-                    M[a, b] == ARROW and _directed(M, b, c)
-                ):
-                    M[a, c] = ARROW
-                    changed = True
-                    break
-    return changed
-
-
-def _rule3(M, adjacent, nbrs) -> bool:
-    changed = False
-    for b, nb in enumerate(nbrs):
-        into = [a for a in nb.tolist() if M[a, b] == ARROW]
-        if len(into) < 2:
-            continue
-        for d in nb.tolist():
-            if M[d, b] != CIRCLE:
-                continue
-            cand = [a for a in into if a != d and adjacent[a, d] and M[a, d] == CIRCLE]
-            if any(not adjacent[a, c] for i, a in enumerate(cand) for c in cand[i + 1 :]):
-                M[d, b] = ARROW
-                changed = True
-    return changed
 
 
 def _discriminating_start(M, adjacent, nbrs, alpha, beta, gamma, max_length) -> tuple[int, tuple]:
@@ -174,99 +122,11 @@ def _rule4(M, adjacent, nbrs, collider: ColliderOracle, max_length: int) -> bool
     return changed
 
 
-def _rule8(M, adjacent, nbrs) -> bool:
-    changed = False
-    for a, na in enumerate(nbrs):
-        for c in na.tolist():
-            if not (M[a, c] == ARROW and M[c, a] == CIRCLE):
-                continue
-            for b in np.intersect1d(na, nbrs[c], assume_unique=True).tolist():
-                if _directed(M, b, c) and M[b, a] == TAIL and M[a, b] in (ARROW, CIRCLE):
-                    M[c, a] = TAIL
-                    changed = True
-                    break
-    return changed
-
-
-def _uncovered_pd_path(M, adjacent, nbrs, prev: int, start: int, target: int, avoid) -> bool:
-    """Whether an uncovered potentially directed path ``prev, start, ..., target`` exists.
-
-    ``prev -> start`` is already known to be potentially directed; the path is simple and
-    does not enter ``avoid``. Depth first over simple paths.
-    """
-    if start == target:
-        return True
-    stack = [(prev, start, iter(nbrs[start].tolist()))]
-    on_path = {prev, start} | set(avoid)
-    while stack:
-        before, node, it = stack[-1]
-        advanced = False
-        for nxt in it:
-            if nxt in on_path or adjacent[before, nxt]:
-                continue
-            if not _potentially_directed(M, node, nxt):
-                continue
-            if nxt == target:
-                return True
-            on_path.add(nxt)
-            stack.append((node, nxt, iter(nbrs[nxt].tolist())))
-            advanced = True
-            break
-        if not advanced:
-            stack.pop()
-            on_path.discard(node)
-    return False
-
-
-def _rule9(M, adjacent, nbrs) -> bool:
-    changed = False
-    for a, na in enumerate(nbrs):
-        for c in na.tolist():
-            if not (M[a, c] == ARROW and M[c, a] == CIRCLE):
-                continue
-            for b in na.tolist():
-                if b == c or adjacent[b, c] or not _potentially_directed(M, a, b):
-                    continue
-                if _uncovered_pd_path(M, adjacent, nbrs, a, b, c, ()):
-                    M[c, a] = TAIL
-                    changed = True
-                    break
-    return changed
-
-
-def _rule10(M, adjacent, nbrs) -> bool:
-    changed = False
-    for a, na in enumerate(nbrs):
-        for c in na.tolist():
-            if not (M[a, c] == ARROW and M[c, a] == CIRCLE):
-                continue
-            parents = [b for b in nbrs[c].tolist() if b != a and _directed(M, b, c)]
-            if len(parents) < 2:
-                continue
-            firsts = []
-            for b in parents:
-                firsts.append(
-                    {
-                        mu
-                        for mu in na.tolist()
-                        if _potentially_directed(M, a, mu)
-                        and _uncovered_pd_path(M, adjacent, nbrs, a, mu, b, ())
-                    }
-                )
-            done = False
-            for i in range(len(parents)):
-                for j in range(i + 1, len(parents)):
-                    if any(
-                        mu != om and not adjacent[mu, om] for mu in firsts[i] for om in firsts[j]
-                    ):
-                        done = True
-                        break
-                if done:
-                    break
-            if done:
-                M[c, a] = TAIL
-                changed = True
-    return changed
+def _csr(adjacent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each node's neighbours, in increasing order, as ``indptr`` and ``indices``."""
+    indptr = np.zeros(adjacent.shape[0] + 1, dtype=np.int64)
+    np.cumsum(adjacent.sum(axis=1), out=indptr[1:])
+    return indptr, np.nonzero(adjacent)[1].astype(np.int64)
 
 
 def apply_rules(
@@ -296,16 +156,17 @@ def apply_rules(
     """
     adjacent = M != 0
     nbrs = _neighbours(M)
+    csr = _csr(adjacent)
     while True:
-        changed = _rule1(M, adjacent, nbrs)
-        changed |= _rule2(M, adjacent, nbrs)
-        changed |= _rule3(M, adjacent, nbrs)
+        changed = rule1(M, adjacent, *csr)
+        changed |= rule2(M, adjacent, *csr)
+        changed |= rule3(M, adjacent, *csr)
         changed |= _rule4(M, adjacent, nbrs, collider, max_path_length)
         if changed:
             continue
         if complete:
-            changed = _rule8(M, adjacent, nbrs)
-            changed |= _rule9(M, adjacent, nbrs)
-            changed |= _rule10(M, adjacent, nbrs)
+            changed = rule8(M, adjacent, *csr)
+            changed |= rule9(M, adjacent, *csr)
+            changed |= rule10(M, adjacent, *csr)
         if not changed:
             return M

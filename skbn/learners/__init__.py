@@ -8,8 +8,8 @@ decomposable score from :mod:`skbn.scores`;
 Every learner also fits the network's parameters, so ``score_samples``/``score`` give
 held-out log-likelihoods for scikit-learn's model selection tools.
 
-Hidden common causes: ``FCI`` and ``RFCI`` (tests), and ``BOSSFCI``, ``GRaSPFCI`` and
-``GFCI`` (a score search's graph corrected by tests) return a partial ancestral graph
+Hidden common causes: ``FCI`` and ``RFCI`` (tests), and ``BOSSFCI``, ``GRaSPFCI``,
+``GFCI`` and ``FCIT`` (a score search's graph corrected by tests) return a partial ancestral graph
 (PAG, ``kind="pag"``), whose edge marks say which arcs a latent confounder may explain.
 
 Constraint-based learners (``PCStable``) build a skeleton from conditional-independence tests
@@ -41,6 +41,7 @@ from skbn.learners._blanket import HITONMB, HITONPC, IAMB, GrowShrink
 from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
 from skbn.learners._fci import FCI
+from skbn.learners._fcit import FCIT
 from skbn.learners._fges import FGES
 from skbn.learners._grasp import GRaSP
 from skbn.learners._hill_climb import HillClimb
@@ -62,6 +63,7 @@ __all__ = [
     "BOSS",
     "BOSSFCI",
     "FCI",
+    "FCIT",
     "FGES",
     "GFCI",
     "GRaSP",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from skbn.learners._boss import BOSS
 from skbn.learners._exact import ExactSearch
 from skbn.learners._fci import FCI
+from skbn.learners._fcit import FCIT
 from skbn.learners._fges import FGES
 from skbn.learners._grasp import GRaSP
 from skbn.learners._hill_climb import HillClimb
@@ -42,6 +43,7 @@ LEARNERS = {
     "gfci": GFCI,
     "boss-fci": BOSSFCI,
     "grasp-fci": GRaSPFCI,
+    "fcit": FCIT,
     "mmhc": MMHC,
     "exact": ExactSearch,
     "mcmc": OrderMCMC,

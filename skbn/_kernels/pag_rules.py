@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Zhang's rules R1-R3 and R8-R10 on an endpoint matrix (R4 asks a Python oracle).
+
+The endpoint matrix ``M[i, j]`` holds the mark at ``j`` on the edge ``i - j`` (0 none,
+1 circle, 2 arrow, 3 tail); ``indptr``/``indices`` list each node's neighbours in increasing
+order (CSR). Each rule changes ``M`` in place and returns whether a mark changed; it visits
+the triples in increasing node order and sees the marks its own earlier steps set, as
+:func:`skbn.graph._fci_rules.apply_rules` expects.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ARROW = 2
+CIRCLE = 1
+TAIL = 3
+
+
+@njit(cache=True)
+def _potentially_directed(M, u, v):
+    """No arrowhead at ``u`` and no tail at ``v`` on an edge ``u - v``."""
+    m = M[u, v]
+    return m != 0 and m != TAIL and M[v, u] != ARROW
+
+
+@njit(cache=True)
+def _pd_reachable(M, indptr, indices, prev, start, target):
+    """Whether any potentially directed path leads from ``start`` to ``target``.
+
+    Covered or not, and not through ``prev``: a linear-time necessary condition.
+    """
+    p = M.shape[0]
+    seen = np.zeros(p, dtype=np.bool_)
+    seen[prev] = True
+    seen[start] = True
+    stack = np.empty(p, dtype=np.int64)
+    stack[0] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        for k in range(indptr[u], indptr[u + 1]):
+            v = indices[k]
+            if seen[v] or not _potentially_directed(M, u, v):
+                continue
+            if v == target:
+                return True
+            seen[v] = True
+            stack[top] = v
+            top += 1
+    return False
+
+
+@njit(cache=True)
+def uncovered_pd_path(M, adjacent, indptr, indices, prev, start, target):
+    """Whether an uncovered potentially directed path ``prev, start, ..., target`` exists.
+
+    ``prev - start`` is known to be potentially directed; the path is simple. Depth first
+    over simple paths, after the reachability check.
+    """
+    if start == target:
+        return True
+    if not _pd_reachable(M, indptr, indices, prev, start, target):
+        return False
+    p = M.shape[0]
+    on_path = np.zeros(p, dtype=np.bool_)
+    on_path[prev] = True
+    on_path[start] = True
+    before = np.empty(p + 1, dtype=np.int64)
+    node = np.empty(p + 1, dtype=np.int64)
+    position = np.empty(p + 1, dtype=np.int64)
+    before[0], node[0], position[0] = prev, start, indptr[start]
+    depth = 1
+    while depth > 0:
+        i = depth - 1
+        here = node[i]
+        advanced = False
+        while position[i] < indptr[here + 1]:
+            nxt = indices[position[i]]
+            position[i] += 1
+            if on_path[nxt] or adjacent[before[i], nxt]:
+                continue
+            if not _potentially_directed(M, here, nxt):
+                continue
+            if nxt == target:
+                return True
+            on_path[nxt] = True
+            before[depth], node[depth], position[depth] = here, nxt, indptr[nxt]
+            depth += 1
+            advanced = True
+            break
+        if not advanced:
+            depth -= 1
+            on_path[here] = False
+    return False
+
+
+@njit(cache=True)
+def rule9(M, adjacent, indptr, indices):
+    """R9: ``a o-> c`` becomes ``a --> c`` by an uncovered potentially directed path.
+
+    The path ``a, b, ..., c`` has ``b`` not adjacent to ``c``.
+    """
+    changed = False
+    for a in range(M.shape[0]):
+        for k in range(indptr[a], indptr[a + 1]):
+            c = indices[k]
+            if not (M[a, c] == ARROW and M[c, a] == CIRCLE):
+                continue
+            for k2 in range(indptr[a], indptr[a + 1]):
+                b = indices[k2]
+                if b == c or adjacent[b, c] or not _potentially_directed(M, a, b):
+                    continue
+                if uncovered_pd_path(M, adjacent, indptr, indices, a, b, c):
+                    M[c, a] = TAIL
+                    changed = True
+                    break
+    return changed
+
+
+@njit(cache=True)
+def rule10(M, adjacent, indptr, indices):
+    """R10: ``a o-> c`` becomes ``a --> c`` by two parents of ``c``.
+
+    ``b --> c <-- d``, and uncovered potentially directed paths from ``a`` to ``b`` and to
+    ``d`` leave ``a`` through distinct, non-adjacent nodes.
+    """
+    changed = False
+    for a in range(M.shape[0]):
+        lo, hi = indptr[a], indptr[a + 1]
+        for k in range(lo, hi):
+            c = indices[k]
+            if not (M[a, c] == ARROW and M[c, a] == CIRCLE):
+                continue
+            n_parents = 0
+            parents = np.empty(indptr[c + 1] - indptr[c], dtype=np.int64)
+            for k2 in range(indptr[c], indptr[c + 1]):
+                b = indices[k2]
+                if b != a and M[b, c] == ARROW and M[c, b] == TAIL:
+                    parents[n_parents] = b
+                    n_parents += 1
+            if n_parents < 2:
+                continue
+            firsts = np.zeros((n_parents, hi - lo), dtype=np.bool_)
+            for i in range(n_parents):
+                for j in range(hi - lo):
+                    mu = indices[lo + j]
+                    if _potentially_directed(M, a, mu) and uncovered_pd_path(
+                        M, adjacent, indptr, indices, a, mu, parents[i]
+                    ):
+                        firsts[i, j] = True
+            done = False
+            for i in range(n_parents):
+                for j in range(i + 1, n_parents):
+                    for u in range(hi - lo):
+                        if not firsts[i, u]:
+                            continue
+                        for w in range(hi - lo):
+                            if firsts[j, w] and u != w:
+                                if not adjacent[indices[lo + u], indices[lo + w]]:
+                                    done = True
+                                    break
+                        if done:
+                            break
+                    if done:
+                        break
+                if done:
+                    break
+            if done:
+                M[c, a] = TAIL
+                changed = True
+    return changed
+
+
+@njit(cache=True)
+def _directed(M, u, v):
+    """``u --> v``."""
+    return M[u, v] == ARROW and M[v, u] == TAIL
+
+
+@njit(cache=True)
+def rule1(M, adjacent, indptr, indices):
+    """R1: ``a *-> b o-* c`` with ``a``, ``c`` not adjacent becomes ``b --> c``."""
+    changed = False
+    into = np.empty(indices.shape[0] + 1, dtype=np.int64)
+    for b in range(M.shape[0]):
+        n_into = 0
+        for k in range(indptr[b], indptr[b + 1]):
+            if M[indices[k], b] == ARROW:
+                into[n_into] = indices[k]
+                n_into += 1
+        if n_into == 0:
+            continue
+        for k in range(indptr[b], indptr[b + 1]):
+            c = indices[k]
+            if M[c, b] != CIRCLE:
+                continue
+            for i in range(n_into):
+                a = into[i]
+                if a != c and not adjacent[a, c]:
+                    M[c, b] = TAIL
+                    M[b, c] = ARROW
+                    changed = True
+                    break
+    return changed
+
+
+@njit(cache=True)
+def rule2(M, adjacent, indptr, indices):
+    """R2: ``a *-o c`` becomes ``a *-> c`` through ``a --> b *-> c`` or ``a *-> b --> c``."""
+    changed = False
+    for a in range(M.shape[0]):
+        for k in range(indptr[a], indptr[a + 1]):
+            c = indices[k]
+            if M[a, c] != CIRCLE:
+                continue
+            for k2 in range(indptr[a], indptr[a + 1]):
+                b = indices[k2]
+                if not adjacent[b, c]:
+                    continue
+                if (_directed(M, a, b) and M[b, c] == ARROW) or (
+                    M[a, b] == ARROW and _directed(M, b, c)
+                ):
+                    M[a, c] = ARROW
+                    changed = True
+                    break
+    return changed
+
+
+@njit(cache=True)
+def rule3(M, adjacent, indptr, indices):
+    """R3: ``d *-o b`` becomes ``d *-> b``.
+
+    When ``a *-> b <-* c`` and ``a *-o d o-* c`` with ``a`` and ``c`` not adjacent.
+    """
+    changed = False
+    into = np.empty(indices.shape[0] + 1, dtype=np.int64)
+    candidates = np.empty(indices.shape[0] + 1, dtype=np.int64)
+    for b in range(M.shape[0]):
+        n_into = 0
+        for k in range(indptr[b], indptr[b + 1]):
+            if M[indices[k], b] == ARROW:
+                into[n_into] = indices[k]
+                n_into += 1
+        if n_into < 2:
+            continue
+        for k in range(indptr[b], indptr[b + 1]):
+            d = indices[k]
+            if M[d, b] != CIRCLE:
+                continue
+            n = 0
+            for i in range(n_into):
+                a = into[i]
+                if a != d and adjacent[a, d] and M[a, d] == CIRCLE:
+                    candidates[n] = a
+                    n += 1
+            found = False
+            for i in range(n):
+                for j in range(i + 1, n):
+                    if not adjacent[candidates[i], candidates[j]]:
+                        found = True
+                        break
+                if found:
+                    break
+            if found:
+                M[d, b] = ARROW
+                changed = True
+    return changed
+
+
+@njit(cache=True)
+def rule8(M, adjacent, indptr, indices):
+    """R8: ``a o-> c`` becomes ``a --> c`` through ``a --> b --> c`` or ``a -o b --> c``."""
+    changed = False
+    for a in range(M.shape[0]):
+        for k in range(indptr[a], indptr[a + 1]):
+            c = indices[k]
+            if not (M[a, c] == ARROW and M[c, a] == CIRCLE):
+                continue
+            for k2 in range(indptr[a], indptr[a + 1]):
+                b = indices[k2]
+                if not adjacent[b, c]:
+                    continue
+                if (
+                    _directed(M, b, c)
+                    and M[b, a] == TAIL
+                    and (M[a, b] == ARROW or M[a, b] == CIRCLE)
+                ):
+                    M[c, a] = TAIL
+                    changed = True
+                    break
+    return changed

@@ -1,0 +1,321 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""FCIT: BOSS's DAG made a PAG, then edges removed by targeted tests, a legal PAG at each step.
+
+The steps, as Tetrad 7.6.8's ``Fcit`` takes them (Ramsey, Andrews and Spirtes 2025):
+
+1. BOSS's best DAG, and its PAG (as if nothing were hidden); its unshielded colliders are
+   noted as the *initial colliders*.
+2. For each edge ``x - y``: a blocking set from recursive path blocking (once for each
+   subset of the middle nodes of discriminating paths through the edge that are still
+   open), less each subset of the common neighbours, is tested. When one separates
+   ``x`` and ``y`` the edge is removed and the PAG rebuilt: circles, the knowledge, the
+   initial colliders that are still unshielded, a collider at each common neighbour of a
+   removed pair that is not in its separating set, then Zhang's rules, each discriminating
+   path decided by a separating set of its ends (the recorded one, else one found by
+   recursive blocking, else a subset of an end's adjacencies that holds the path). A
+   removal whose PAG has no legal MAG (Zhang's construction is not ancestral or not
+   maximal) is undone.
+3. Optionally, each remaining edge is tested given every subset of either end's
+   adjacencies, as FCI's adjacency search does, and the PAG rebuilt once more.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+
+import numpy as np
+from scipy import sparse
+
+from skbn.graph._ancestral import (
+    _dag_endpoints,
+    _is_ancestral,
+    _is_maximal,
+    _pag_of_mag,
+    _pag_to_mag,
+)
+from skbn.graph._array import pdag_to_dag_array
+from skbn.graph._fci_rules import apply_rules
+from skbn.graph._pag import ARROW, CIRCLE, TAIL
+from skbn.learners._fcit_paths import PagView, block_paths, discriminating_paths, subsets
+
+__all__ = ["FcitSearch", "initial_pag", "run_fcit"]
+
+
+@contextmanager
+def _recursion_room(depth: int):
+    """Room for path walks as long as the graph (Python's default stops at 1,000 frames)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, depth))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+class FcitSearch:
+    """The removal and re-orientation stages on one data set's bound test.
+
+    Parameters
+    ----------
+    bound : BoundTest
+        ``test_positions(x, y, cond)`` with a ``pvalue``.
+    alpha : float
+    depth : int
+        Largest separating set tried by the removal stages; -1 for no bound.
+    max_path_length : int
+        Longest discriminating path of the rules; -1 for no bound.
+    forbidden, required : ndarray of bool, shape (p, p)
+        Background knowledge: ``forbidden[u, v]`` says ``u`` does not cause ``v``.
+    """
+
+    def __init__(self, bound, alpha, depth, max_path_length, forbidden, required) -> None:
+        self.bound = bound
+        self.alpha = alpha
+        self.depth = depth
+        self.max_path_length = max_path_length
+        self.forbidden = forbidden
+        self.required = required
+        self.sepsets: dict = {}
+        self._results: dict = {}
+        self.n_tests = 0
+        self.n_rejected = 0
+
+    # -- tests -------------------------------------------------------------------------
+    def independent(self, x: int, y: int, cond) -> bool:
+        key = (min(x, y), max(x, y), frozenset(cond))
+        found = self._results.get(key)
+        if found is None:
+            self.n_tests += 1
+            array = np.array(sorted(cond), dtype=np.int64)
+            found = bool(self.bound.test_positions(x, y, array).pvalue > self.alpha)
+            self._results[key] = found
+        return found
+
+    def _within_depth(self, cond) -> bool:
+        return self.depth == -1 or len(cond) <= self.depth
+
+    def _adjacency_sepset(self, pag: PagView, x: int, y: int, containing: set):
+        """The first set of adjacencies holding ``containing`` that separates the pair.
+
+        Subsets of ``x``'s adjacencies, then of ``y``'s (Tetrad's
+        ``findSepsetSubsetOfAdjxOrAdjy``).
+        """
+        for end, other in ((x, y), (y, x)):
+            pool = [v for v in pag.nbrs[end] if v != other]
+            if not containing.issubset(pool):
+                continue
+            rest = [v for v in pool if v not in containing]
+            for extra in subsets(rest):
+                cond = containing.union(extra)
+                if not self._within_depth(cond):
+                    break
+                if self.independent(x, y, cond):
+                    return cond
+        return None
+
+    def _recursive_sepset(self, pag: PagView, x: int, y: int):
+        """A separating set of the ends of a discriminating path, by recursive blocking.
+
+        The middle nodes of the open discriminating paths between ``x`` and ``y`` are each
+        either walked through or put in the set, in every combination, and each common
+        neighbour may be left out (Tetrad's ``findDdpSepsetRecursive``).
+        """
+        middles = sorted({v for _, _, v, _, _ in discriminating_paths(pag, ends=(x, y))})
+        common = pag.common(x, y)
+        for left_out in subsets(common):
+            left_out = set(left_out)
+            maybe = sorted(set(middles) | left_out)
+            for not_followed in subsets(maybe):
+                blocking = block_paths(pag, x, y, not_followed)
+                blocking.update(v for v in middles if v not in not_followed)
+                cond = blocking - left_out
+                if self.independent(x, y, cond):
+                    return cond
+        return None
+
+    # -- orientation -------------------------------------------------------------------
+    def _collider(self, M, theta, alpha, beta, gamma, path):
+        key = frozenset((theta, gamma))
+        blocking = self.sepsets.get(key)
+        if blocking is None:
+            pag = PagView(M)
+            blocking = self._recursive_sepset(pag, theta, gamma)
+            if blocking is None:
+                blocking = self._adjacency_sepset(pag, theta, gamma, set(path))
+            if blocking is None:
+                return None  # nothing decides it (Tetrad stops with an error here)
+            self.sepsets[key] = blocking
+        if not blocking.issuperset(path):
+            return None  # the set does not hold the path: it cannot decide the triple
+        return beta not in blocking
+
+    def _arrowhead_allowed(self, M, x: int, y: int) -> bool:
+        """An arrowhead at ``y`` on ``x - y`` (Tetrad's ``isArrowheadAllowed``)."""
+        if M[x, y] == ARROW:
+            return True
+        if M[x, y] == TAIL:
+            return False
+        if M[y, x] == TAIL and self.forbidden[x, y]:
+            return False
+        return M[x, y] == CIRCLE
+
+    def orient(self, M: np.ndarray, initial: list) -> None:
+        """Rebuild every mark of ``M`` (in place) from its skeleton."""
+        adj = M != 0
+        M[adj] = CIRCLE
+        for u, v in zip(*np.nonzero(adj & self.forbidden & ~self.forbidden.T)):
+            M[v, u] = ARROW
+        for u, v in zip(*np.nonzero(adj & self.required)):
+            M[u, v], M[v, u] = ARROW, TAIL
+        for x, b, y in initial:
+            if adj[x, b] and adj[b, y] and not adj[x, y]:
+                if self._arrowhead_allowed(M, x, b) and self._arrowhead_allowed(M, y, b):
+                    M[x, b] = M[y, b] = ARROW
+        for pair, sepset in self.sepsets.items():
+            x, y = sorted(pair)
+            if adj[x, y]:
+                continue
+            for v in np.flatnonzero(adj[x] & adj[y]).tolist():
+                if v not in sepset and not (M[x, v] == ARROW and M[y, v] == ARROW):
+                    M[x, v] = M[y, v] = ARROW
+        apply_rules(
+            M,
+            lambda *args: self._collider(M, *args),
+            max_path_length=self.max_path_length,
+        )
+
+    @staticmethod
+    def legal(M: np.ndarray) -> bool:
+        """Whether Zhang's MAG of the PAG is ancestral and maximal."""
+        mag = _pag_to_mag(M)
+        return _is_ancestral(mag) and _is_maximal(mag)
+
+    # -- the stages --------------------------------------------------------------------
+    def _try_removing(self, M, initial, x, y, cond) -> bool:
+        saved = M.copy()
+        key = frozenset((x, y))
+        before = self.sepsets.get(key)
+        M[x, y] = M[y, x] = 0
+        self.sepsets[key] = set(cond)
+        self.orient(M, initial)
+        if self.legal(M):
+            return True
+        self.n_rejected += 1
+        M[...] = saved
+        if before is None:
+            del self.sepsets[key]
+        else:
+            self.sepsets[key] = before
+        return False
+
+    def remove_by_blocking(self, M: np.ndarray, initial: list) -> int:
+        """Step 2; returns the number of edges removed."""
+        pag = PagView(M)
+        by_edge: dict = {}
+        for path in discriminating_paths(pag, check_ends=False):
+            by_edge.setdefault(frozenset((path[0], path[3])), []).append(path)
+        removed = 0
+        for x, y in pag.edges():
+            if self.required[x, y] or self.required[y, x]:
+                continue  # a required arc stays
+            middles = sorted(
+                {v for _, _, v, end, _ in by_edge.get(frozenset((x, y)), ()) if M[end, v] == CIRCLE}
+            )
+            tried: set = set()
+            if self._remove_edge(M, pag, initial, x, y, middles, tried):
+                removed += 1
+        return removed
+
+    def _remove_edge(self, M, pag, initial, x, y, middles, tried) -> bool:
+        for not_followed in subsets(middles):
+            if not pag.adjacent(x, y):
+                return True
+            found = block_paths(pag, x, y, not_followed)
+            for left_out in subsets(pag.common(x, y)):
+                cond = frozenset(found.difference(left_out))
+                if cond in tried:
+                    continue
+                tried.add(cond)
+                if not self._within_depth(cond) or not self.independent(x, y, cond):
+                    continue
+                kept = self._try_removing(M, initial, x, y, cond)
+                pag.refresh()
+                if not kept:
+                    return False
+                return True
+        return not pag.adjacent(x, y)
+
+    def remove_by_adjacencies(self, M: np.ndarray, initial: list) -> int:
+        """Step 3; returns the number of edges removed."""
+        pag = PagView(M)
+        removed = 0
+        for x, y in pag.edges():
+            if self.required[x, y] or self.required[y, x]:
+                continue
+            for end, other in ((x, y), (y, x)):
+                pool = [v for v in pag.nbrs[end] if v != other]
+                cond = next(
+                    (
+                        set(c)
+                        for c in subsets(pool)
+                        if self._within_depth(c) and self.independent(x, y, c)
+                    ),
+                    None,
+                )
+                if cond is not None:
+                    M[x, y] = M[y, x] = 0
+                    self.sepsets[frozenset((x, y))] = cond
+                    pag.nbrs[x].remove(y)
+                    pag.nbrs[y].remove(x)
+                    pag.marks[x][y] = pag.marks[y][x] = 0
+                    removed += 1
+                    break
+        self.orient(M, initial)
+        return removed
+
+
+def initial_pag(cpdag: np.ndarray) -> tuple[np.ndarray, list, bool]:
+    """The PAG of a DAG in the search's class, its unshielded colliders, and the source.
+
+    The third item says whether a DAG gave the PAG.
+    Any DAG of the class gives the same PAG. A PDAG that knowledge left without a
+    consistent extension gives its skeleton with circles and its own colliders instead,
+    to be oriented by the tests' rules.
+    """
+    dag = pdag_to_dag_array(cpdag.astype(np.int8))
+    if dag is not None:
+        M = _pag_of_mag(_dag_endpoints(np.asarray(dag)))
+        pag = PagView(M)
+        into = pag.collider
+    else:
+        M = np.where(cpdag | cpdag.T, CIRCLE, 0).astype(np.int8)
+        pag = PagView(M)
+        directed = cpdag & ~cpdag.T
+
+        def into(x, b, y):
+            return bool(directed[x, b] and directed[y, b])
+
+    initial = [
+        (x, b, y)
+        for b in range(M.shape[0])
+        for i, x in enumerate(pag.nbrs[b])
+        for y in pag.nbrs[b][i + 1 :]
+        if into(x, b, y) and not pag.adjacent(x, y)
+    ]
+    return M, initial, dag is not None
+
+
+def run_fcit(cpdag, bound, *, alpha, depth, max_path_length, forbidden, required, adjacency):
+    """Steps 1-3 from the search's CPDAG; returns the PAG's matrix and the search object."""
+    if sparse.issparse(cpdag):
+        cpdag = cpdag.toarray()
+    cpdag = np.asarray(cpdag).astype(bool)
+    M, initial, from_dag = initial_pag(cpdag)
+    search = FcitSearch(bound, alpha, depth, max_path_length, forbidden, required)
+    with _recursion_room(4 * M.shape[0] + 1000):
+        if forbidden.any() or required.any() or not from_dag:
+            search.orient(M, initial)
+        search.n_removed_blocking = search.remove_by_blocking(M, initial)
+        search.n_removed_adjacency = search.remove_by_adjacencies(M, initial) if adjacency else 0
+    return M, search
