@@ -55,6 +55,7 @@ LAYERS = [
             "skbn.ci_tests": "conditional-independence tests",
             "skbn.network": "fitted networks: CPTs, Gaussian and CG models",
             "skbn.inference": "posteriors of fitted networks, batched evidence",
+            "skbn.causal": "adjustment sets of DAGs, effects by adjustment, IDA",
             "skbn.metrics": "SHD, F1 and the other graph metrics",
             "skbn.plotting": "drawing",
             "skbn.preprocessing": "supervised discretisation",

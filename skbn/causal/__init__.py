@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Causal effects from a graph: adjustment sets, adjusted estimates and IDA.
+
+* :func:`is_adjustment_set`, :func:`adjustment_set`, :func:`forbidden_nodes` and
+  :func:`proper_causal_nodes`: the adjustment criterion on a DAG (complete: a set passes
+  exactly when adjusting for it gives the causal effect in every model of the DAG), and the
+  optimal, minimal, parent and canonical sets it admits.
+* :func:`adjusted_effect`: the effect estimated from data by adjusting for such a set (the
+  regression coefficient for continuous data, the adjustment formula for discrete data),
+  with a bootstrap interval.
+* :func:`ida`: the possible linear effects given a CPDAG, one per parent set of the
+  treatment that the CPDAG allows (local IDA).
+
+For the effect of an intervention in a fitted network, see :mod:`skbn.inference`
+(``network.do``, :func:`~skbn.inference.total_effect`).
+"""
+
+from skbn.causal._adjustment import (
+    adjustment_set,
+    forbidden_nodes,
+    is_adjustment_set,
+    proper_causal_nodes,
+)
+from skbn.causal._effects import AdjustedEffect, adjusted_effect, ida
+
+__all__ = [
+    "AdjustedEffect",
+    "adjusted_effect",
+    "adjustment_set",
+    "forbidden_nodes",
+    "ida",
+    "is_adjustment_set",
+    "proper_causal_nodes",
+]
