@@ -6,11 +6,17 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
 
-from skbn.causal._adjustment import _check, adjustment_set, is_adjustment_set
+from skbn.causal._adjustment import (
+    _check,
+    adjustment_set,
+    forbidden_nodes,
+    is_adjustment_set,
+)
 from skbn.graph._convert import as_adjacency
 
 __all__ = ["AdjustedEffect", "adjusted_effect", "ida"]
@@ -230,16 +236,31 @@ def adjusted_effect(
     if isinstance(adjustment, str):
         Z = adjustment_set(dag, treatment, outcome, kind=adjustment)
         if Z is None:
+            path = nx.has_path(dag, treatment, outcome)
             raise ValueError(
-                f"No {adjustment} adjustment set exists for {treatment} -> {outcome} in this "
-                "graph (e.g. the outcome is a parent of the treatment)."
+                f"No {adjustment} adjustment set exists for the effect of {treatment} on "
+                f"{outcome} in this graph"
+                + (
+                    f" (it has no directed path from {treatment} to {outcome}, so by it the "
+                    f"effect is zero, but {outcome} -> {treatment} leaves nothing to adjust "
+                    "for)."
+                    if not path
+                    else "."
+                )
             )
     else:
         Z = sorted(adjustment)
         if not is_adjustment_set(dag, treatment, outcome, Z):
+            forbidden = sorted(set(Z) & forbidden_nodes(dag, treatment, outcome))
+            why = (
+                f"it holds {forbidden}, on or below a causal path"
+                if forbidden
+                else "it leaves a non-causal path open"
+            )
+            best = adjustment_set(dag, treatment, outcome)
             raise ValueError(
-                f"{Z} is not an adjustment set for {treatment} -> {outcome} in this graph; "
-                f"adjustment_set(graph, {treatment!r}, {outcome!r}) gives one."
+                f"{Z} is not an adjustment set for the effect of {treatment} on {outcome}: "
+                f"{why}." + (f" The optimal set is {best}." if best is not None else "")
             )
     if not isinstance(n_bootstrap, int | np.integer) or n_bootstrap < 0:
         raise ValueError(f"n_bootstrap must be a non-negative integer; got {n_bootstrap!r}.")

@@ -6,10 +6,11 @@ network (then it also prints a structure report against the true network); ``skb
 (OTSL), ``compare`` (Intersection-Validation), ``bootstrap``, ``pef`` and ``autosle`` run the
 meta-estimators on the same kinds of input; ``skbn report`` scores a graph file against a
 true graph, ``skbn fit-parameters`` fits a graph's parameters and writes the network (BIF,
-NET, XDSL); ``skbn networks list`` lists the bundled networks and ``skbn networks sample NAME``
-draws data from one. Each subcommand module has
-``add_parser(subparsers)`` and ``run(args)``; learner, score and test names come from the
-registries of the library.
+NET, XDSL); ``skbn query`` asks a network for posteriors or the most probable explanation,
+and ``skbn effect`` estimates a causal effect from data and a graph; ``skbn networks list``
+lists the bundled networks and ``skbn networks sample NAME`` draws data from one. Each
+subcommand module has ``add_parser(subparsers)`` and ``run(args)``; learner, score and test
+names come from the registries of the library.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from skbn.cli import (
     autosle,
     bootstrap,
     compare,
+    effect,
     fit_parameters,
     learn,
     networks,
     pef,
+    query,
     report,
     tune,
 )
@@ -43,6 +46,8 @@ COMMANDS = {
     "autosle": autosle,
     "report": report,
     "fit-parameters": fit_parameters,
+    "query": query,
+    "effect": effect,
     "networks": networks,
 }
 

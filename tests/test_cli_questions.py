@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""``skbn query`` and ``skbn effect``: the numbers they print are the library's."""
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+from skbn.causal import adjusted_effect
+from skbn.cli import main
+from skbn.datasets import load_network
+from skbn.graph import write_graph
+from skbn.inference import evidence_probability, mpe, query
+from skbn.network import LinearGaussianNetwork
+
+
+def _numbers(text: str) -> list[float]:
+    out = []
+    for token in text.replace(",", " ").replace("(", " ").replace(")", " ").split():
+        try:
+            out.append(float(token))
+        except ValueError:
+            pass
+    return out
+
+
+def test_query_prints_the_posterior_and_the_evidence_probability(capsys):
+    network = load_network("asia")
+    assert main(["query", "asia", "--target", "dysp", "--evidence", "smoke=yes,xray=yes"]) == 0
+    out = capsys.readouterr().out
+    posterior = query(network, "dysp", {"smoke": "yes", "xray": "yes"})
+    p_e = evidence_probability(network, {"smoke": "yes", "xray": "yes"})
+    numbers = _numbers(out)
+    assert numbers[0] == pytest.approx(p_e, rel=1e-5)
+    assert numbers[1:] == pytest.approx(posterior.to_list(), rel=1e-5)
+
+
+def test_query_mpe_and_a_file_of_cases(tmp_path, capsys):
+    network = load_network("asia")
+    assert main(["query", "asia", "--mpe", "--evidence", "dysp=yes"]) == 0
+    out = capsys.readouterr().out
+    explanation, _ = mpe(network, {"dysp": "yes"})
+    for node, state in explanation.items():
+        assert f"  {node} = {state}\n" in out
+    cases = tmp_path / "cases.csv"
+    cases.write_text("smoke,xray\nyes,yes\nno,\n,no\n")
+    out_file = tmp_path / "post.csv"
+    args = ["query", "asia", "--target", "lung", "--target", "bronc"]
+    assert main([*args, "--evidence-file", str(cases), "--out", str(out_file)]) == 0
+    written = pd.read_csv(out_file)
+    assert list(written.columns) == ["lung=yes", "lung=no", "bronc=yes", "bronc=no"]
+    evidence = pd.DataFrame({"smoke": ["yes", "no", None], "xray": ["yes", None, "no"]})
+    expected = query(network, "lung", evidence)
+    assert np.allclose(written[["lung=yes", "lung=no"]].to_numpy(), expected.to_numpy())
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--target", "dysp", "--evidence", "smoke=maybe"], "smoke takes yes, no"),
+        (["--target", "dysp", "--evidence", "smoke"], "write NODE=STATE"),
+        (["--target", "nope"], "'nope' is not a node"),
+        ([], "give --target NODE"),
+        (["--target", "dysp", "--out", "x.csv"], "--out writes one posterior row per case"),
+    ],
+)
+def test_query_refuses_bad_options_by_name(argv, message, capsys):
+    assert main(["query", "asia", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.fixture()
+def linear(tmp_path):
+    W = np.zeros((4, 4))
+    W[0, 1], W[0, 2], W[1, 2], W[3, 2] = 0.8, 0.5, 1.5, 1.0  # a -> x, a -> y, x -> y, b -> y
+    data = LinearGaussianNetwork(W, [1, 1, 1, 1], ["a", "x", "y", "b"]).sample(3000, random_state=0)
+    path = tmp_path / "lin.csv"
+    data.to_csv(path, index=False)
+    dag = nx.DiGraph([("a", "x"), ("a", "y"), ("x", "y"), ("b", "y")], kind="dag")
+    graph = tmp_path / "dag.json"
+    write_graph(dag, graph)
+    cpdag = nx.DiGraph(list(dag.edges()) + [("x", "a"), ("y", "a"), ("y", "x")], kind="pdag")
+    cpdag_path = tmp_path / "cpdag.json"
+    write_graph(cpdag, cpdag_path)
+    return pd.read_csv(path), path, dag, graph, cpdag_path
+
+
+def test_effect_prints_the_adjusted_estimate_and_interval(linear, capsys):
+    data, path, dag, graph, _ = linear
+    argv = ["effect", str(path), str(graph), "--treatment", "x", "--outcome", "y"]
+    assert main([*argv, "--bootstrap", "100", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    fit = adjusted_effect(data, dag, "x", "y", n_bootstrap=100, random_state=3)
+    assert "adjust for  a, b  (optimal set)" in out
+    assert _numbers(out.splitlines()[1])[:3] == pytest.approx(
+        [fit.estimate, fit.low, fit.high], rel=1e-3
+    )
+    assert main([*argv, "--adjust", "minimal"]) == 0
+    assert "adjust for  a  (minimal set)" in capsys.readouterr().out
+    assert main([*argv, "--adjust", "b"]) == 2
+    assert "leaves a non-causal path open. The optimal set is ['a', 'b']" in (
+        capsys.readouterr().err
+    )
+
+
+def test_effect_on_a_cpdag_lists_the_ida_effects(linear, capsys):
+    from skbn.causal import ida
+    from skbn.graph import read_graph
+
+    data, path, _, _, cpdag_path = linear
+    argv = ["effect", str(path), str(cpdag_path), "--treatment", "x", "--outcome", "y"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    effects = ida(data, read_graph(cpdag_path), "x", "y")
+    listed = _numbers(out.splitlines()[2])
+    assert listed == pytest.approx(effects.tolist(), rel=1e-3, abs=1e-4)
+    assert main([*argv, "--bootstrap", "10"]) == 2
+    assert "is a CPDAG" in capsys.readouterr().err
