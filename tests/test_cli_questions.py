@@ -10,7 +10,7 @@ from skbn.causal import adjusted_effect
 from skbn.cli import main
 from skbn.datasets import load_network
 from skbn.graph import write_graph
-from skbn.inference import evidence_probability, mpe, query
+from skbn.inference import evidence_probability, map_query, mpe, query
 from skbn.network import LinearGaussianNetwork
 
 
@@ -116,3 +116,18 @@ def test_effect_on_a_cpdag_lists_the_ida_effects(linear, capsys):
     assert listed == pytest.approx(effects.tolist(), rel=1e-3, abs=1e-4)
     assert main([*argv, "--bootstrap", "10"]) == 2
     assert "is a CPDAG" in capsys.readouterr().err
+
+
+def test_query_map_prints_the_subset_state_and_its_posterior(capsys):
+    network = load_network("asia")
+    evidence = {"xray": "yes"}
+    argv = ["query", "asia", "--map", "--target", "lung", "--target", "tub"]
+    assert main([*argv, "--evidence", "xray=yes"]) == 0
+    out = capsys.readouterr().out
+    state, log_p = map_query(network, ["lung", "tub"], evidence)
+    posterior = np.exp(log_p - evidence_probability(network, evidence, log=True))
+    assert _numbers(out.splitlines()[1])[0] == pytest.approx(posterior, rel=1e-5)
+    for node, value in state.items():
+        assert f"  {node} = {value}\n" in out
+    assert main(["query", "asia", "--mpe", "--target", "lung"]) == 2
+    assert "use --map" in capsys.readouterr().err

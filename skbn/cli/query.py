@@ -11,6 +11,7 @@ EXAMPLE = """examples:
   skbn query asia --target dysp --evidence smoke=yes,xray=yes
   skbn query asia --target lung --target bronc --evidence smoke=yes --joint
   skbn query asia --mpe --evidence dysp=yes
+  skbn query asia --map --target lung --target tub --evidence xray=yes
   skbn learn --network asia -n 5000 --out asia.bif
   skbn networks sample asia -n 20 --out cases.csv
   skbn query asia.bif --target lung --evidence-file cases.csv --out posteriors.csv
@@ -31,7 +32,8 @@ def add_parser(commands) -> None:
         "bundled network's name): the posterior of each --target given the evidence, "
         "their joint posterior (--joint), or the most probable state of every node (--mpe). "
         "With --evidence-file, one case per row of a CSV file (an empty cell is "
-        "unobserved) and one posterior row per case.",
+        "unobserved) and one posterior row per case. --map gives the most probable joint "
+        "state of the targets, the other nodes summed out.",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -45,6 +47,11 @@ def add_parser(commands) -> None:
     )
     query.add_argument("--joint", action="store_true", help="the targets' joint posterior")
     query.add_argument("--mpe", action="store_true", help="the most probable explanation instead")
+    query.add_argument(
+        "--map",
+        action="store_true",
+        help="the most probable joint state of the --target nodes (the others summed out)",
+    )
     query.add_argument("--out", type=Path, help="write the posteriors (CSV) here")
 
 
@@ -82,7 +89,7 @@ def run(args) -> None:
     import numpy as np
     import pandas as pd
 
-    from skbn.inference import evidence_probability, mpe, query
+    from skbn.inference import evidence_probability, map_query, mpe, query
 
     network = _network(args.network)
     if not hasattr(network, "states"):
@@ -92,6 +99,10 @@ def run(args) -> None:
         raise ValueError(f"--target {unknown[0]!r} is not a node of the network.")
     if not args.mpe and not args.target:
         raise ValueError("give --target NODE (one or more), or --mpe.")
+    if args.mpe and args.map:
+        raise ValueError("give --mpe (every node) or --map (the --target nodes), not both.")
+    if args.mpe and args.target:
+        raise ValueError("--mpe explains every node; for the --target nodes use --map.")
     if args.evidence and args.evidence_file:
         raise ValueError("give --evidence or --evidence-file, not both.")
     if args.out and not args.evidence_file:
@@ -101,8 +112,10 @@ def run(args) -> None:
 
         cases = read_table(args.evidence_file, kind="discrete")
         cases = cases.astype(object).where(cases.notna(), None)
-        if args.mpe:
-            found, logp = mpe(network, cases)
+        if args.mpe or args.map:
+            found, logp = (
+                mpe(network, cases) if args.mpe else map_query(network, args.target, cases)
+            )
             # log P(explanation, case) less log P(case): the explanation's posterior
             logp = logp - evidence_probability(network, cases, log=True)
             table = pd.DataFrame(found).assign(probability=np.exp(logp))
@@ -130,10 +143,13 @@ def run(args) -> None:
     if evidence:
         shown = ", ".join(f"{k}={v}" for k, v in evidence.items())
         print(f"evidence    {shown}  (P = {evidence_probability(network, evidence):.6g})")
-    if args.mpe:
-        found, logp = mpe(network, evidence)
+    if args.mpe or args.map:
+        found, logp = (
+            mpe(network, evidence) if args.mpe else map_query(network, args.target, evidence)
+        )
         posterior = np.exp(logp - evidence_probability(network, evidence, log=True))
-        print(f"most probable explanation (P(explanation | evidence) = {posterior:.6g}):")
+        what = "most probable explanation" if args.mpe else "most probable joint state"
+        print(f"{what} (P(it | evidence) = {posterior:.6g}):")
         for node, state in found.items():
             print(f"  {node} = {state}")
         return

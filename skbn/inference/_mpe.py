@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The most probable explanation of a discrete network, by max-product elimination.
+"""The most probable explanation (and MAP over a subset) of a discrete network.
 
 The factors are those of :mod:`skbn.inference._discrete` (the CPTs and a likelihood factor
 per observed node and row); summing is replaced by maximising, and each elimination keeps
 the maximising state of the eliminated node for every configuration of the rest, so a
 traceback in the reverse order reads off the joint argmax of every row. Barren nodes are not
 dropped: their most probable state given their parents is part of the explanation.
+
+MAP over a subset of the nodes (marginal MAP) sums the other nodes out first, then
+maximises over the subset the same way: a constrained order, so the answer is exact (the
+sum and the max do not commute, so no max may come before a sum).
 """
 
 from __future__ import annotations
@@ -18,26 +22,49 @@ from skbn.inference._elimination import _product, _scaled, elimination_order
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.utils._memory import check_allocation
 
-__all__ = ["most_probable_explanation"]
+__all__ = ["maximum_a_posteriori", "most_probable_explanation"]
 
 
 def most_probable_explanation(
     network: DiscreteBayesianNetwork, evidence=None, *, soft_evidence=None
 ):
     """The joint argmax of every node given the evidence; see :func:`skbn.inference.mpe`."""
+    return maximum_a_posteriori(network, network.nodes, evidence, soft_evidence=soft_evidence)
+
+
+def _after(scopes, order) -> list:
+    """The factors' scopes once the nodes of ``order`` are summed out."""
+    scopes = [frozenset(s) for s in scopes]
+    for v in order:
+        merged = frozenset().union(*(s for s in scopes if v in s)) - {v}
+        scopes = [s for s in scopes if v not in s] + [merged]
+    return scopes
+
+
+def maximum_a_posteriori(
+    network: DiscreteBayesianNetwork, targets, evidence=None, *, soft_evidence=None
+):
+    """The joint argmax of ``targets`` given the evidence; see :func:`skbn.inference.map_query`."""
     lam, n, batched = _likelihoods(network, evidence, soft_evidence)
     nodes = network.nodes
+    wanted = {nodes.index(t) for t in targets}
     _, arities, factors = network_factors(network, nodes, lam)
-    order, cells = elimination_order(
-        [s for s, _ in factors], range(len(nodes)), arities, "min-fill"
-    )
+    scopes = [s for s, _ in factors]
+    others = [k for k in range(len(nodes)) if k not in wanted]
+    summed, cells_sum = elimination_order(scopes, others, arities, "min-fill")
+    order, cells = elimination_order(_after(scopes, summed), sorted(wanted), arities, "min-fill")
     check_allocation(
-        float(_CELL_BYTES) * cells * n,
-        f"The most probable explanation over {n} evidence row(s) (largest factor {cells:,} "
-        "cells a row)",
+        float(_CELL_BYTES) * max(cells, cells_sum) * n,
+        f"The most probable state of {len(wanted)} node(s) over {n} evidence row(s) (largest "
+        f"factor {max(cells, cells_sum):,} cells a row)",
         "pass fewer evidence rows at a time",
     )
     log_scale = np.zeros(n)
+    for v in summed:
+        group = [f for f in factors if v in f[0]]
+        factors = [f for f in factors if v not in f[0]]
+        rest = tuple(sorted({u for s, _ in group for u in s} - {v}))
+        factors.append((rest, _scaled(_product(group, rest, n, log_scale), n, log_scale)))
     trace = []
     for v in order:
         group = [f for f in factors if v in f[0]]
@@ -60,15 +87,17 @@ def most_probable_explanation(
     impossible = ~np.isfinite(log_p)
     if impossible.any() and not batched:
         raise ValueError("The evidence has probability 0 under the network: no explanation.")
+    shown = [v for k, v in enumerate(nodes) if k in wanted]
     frame = pd.DataFrame(
         {
             v: pd.Categorical.from_codes(
-                np.where(impossible, -1, assignment[:, k]), categories=list(network.states[v])
+                np.where(impossible, -1, assignment[:, nodes.index(v)]),
+                categories=list(network.states[v]),
             )
-            for k, v in enumerate(nodes)
+            for v in shown
         },
         index=evidence.index if batched else None,
     )
     if batched:
         return frame, log_p
-    return {v: frame[v].iloc[0] for v in nodes}, float(log_p[0])
+    return {v: frame[v].iloc[0] for v in shown}, float(log_p[0])

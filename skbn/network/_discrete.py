@@ -316,6 +316,24 @@ class DiscreteBayesianNetwork:
 
         return mpe(self, evidence, soft_evidence=soft_evidence)
 
+    def map(self, targets, evidence=None, *, soft_evidence=None):
+        """The most probable joint state of ``targets``: :func:`skbn.inference.map_query`.
+
+        Parameters
+        ----------
+        targets : str or list of str
+        evidence : dict, DataFrame or None, default=None
+        soft_evidence : dict of str to array-like, optional
+
+        Returns
+        -------
+        state : dict or DataFrame
+        log_probability : float or ndarray of shape (n_rows,)
+        """
+        from skbn.inference import map_query
+
+        return map_query(self, targets, evidence, soft_evidence=soft_evidence)
+
     def do(self, interventions):
         """The network after ``do(node = value)``: :func:`skbn.inference.intervene`.
 
