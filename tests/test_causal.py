@@ -280,9 +280,13 @@ def test_discrete_adjustment_formula_matches_the_intervened_network():
 
 
 def test_agrees_with_pgmpy_where_the_criteria_are_the_same():
-    from tests.data import load_oracle
+    import gzip
+    import json
 
-    oracle = load_oracle("adjustment_oracle")
+    from tests.data.make_adjustment_oracle import OUT
+
+    with gzip.open(OUT, "rt") as handle:
+        oracle = json.load(handle)
     same = pgmpy_accepts_forbidden = pgmpy_minimal_forbidden = backdoor = minimal = 0
     for case in oracle["cases"]:
         dag = nx.DiGraph()

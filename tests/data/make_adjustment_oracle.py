@@ -9,18 +9,22 @@ Each case is an Erdos-Renyi DAG of 8 nodes and 12 edges (``skbn.datasets``), a t
 and an outcome, and a candidate set. pgmpy's ``CausalInference`` answers
 ``is_valid_adjustment_set`` (d-separation in the proper back-door graph),
 ``is_valid_backdoor_adjustment_set`` (Pearl's back-door criterion) and, per pair,
-``get_minimal_adjustment_set``. They are written to ``adjustment_oracle.json``.
+``get_minimal_adjustment_set``. They are written to ``adjustment_oracle.json.gz``.
 """
 
 from __future__ import annotations
 
+import gzip
 import itertools
+import json
 import warnings
+from pathlib import Path
 
 import numpy as np
 
 from skbn.datasets import make_erdos_renyi_dag
-from tests.data import save_oracle
+
+OUT = Path(__file__).resolve().parent / "adjustment_oracle.json.gz"
 
 
 def main() -> None:
@@ -72,7 +76,8 @@ def main() -> None:
                     "candidates": candidates,
                 }
             )
-    save_oracle("adjustment_oracle", {"pgmpy": "1.1.2", "cases": cases})
+    with gzip.open(OUT, "wt") as handle:
+        json.dump({"pgmpy": "1.1.2", "cases": cases}, handle, separators=(",", ":"))
     print(f"{len(cases)} pairs, {sum(len(c['candidates']) for c in cases)} candidate sets")
 
 
