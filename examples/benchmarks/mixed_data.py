@@ -248,7 +248,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--networks", nargs="+", default=["child", "insurance", "alarm"])
     parser.add_argument("--sizes", nargs="+", type=int, default=[1000, 5000])
-    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
     parser.add_argument("--pgmpy-max-cells", type=int, default=30_000)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--page", type=Path)
