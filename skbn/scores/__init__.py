@@ -11,6 +11,8 @@ Discrete scores count family configurations with numba kernels; Gaussian scores 
 covariance matrix, so a local score costs O(k^3) in the number of parents, not O(n).
 Conditional-Gaussian scores (CGBIC, CGAIC, CGEBIC, CGLogLikelihood) take data that mixes
 discrete and continuous columns: a regression per configuration of the discrete parents.
+BasisFunctionBIC sees nonlinear relations in continuous data: the BIC of a Legendre
+embedding of each variable.
 
 A family name stands for a score wherever one is taken: ``HillClimb("bic")`` uses BIC on
 discrete data and GaussianBIC on continuous data; :func:`get_score` resolves a name for a kind
@@ -24,6 +26,7 @@ finitely). K2 and FNML are not.
 
 from skbn.scores._available import AvailableCaseScore
 from skbn.scores._base import BoundScore, Score
+from skbn.scores._basis import BasisFunctionBIC
 from skbn.scores._discrete import AIC, BIC, EBIC, FNML, K2, BDeu, LogLikelihood
 from skbn.scores._gaussian import (
     BGe,
@@ -36,6 +39,7 @@ from skbn.scores._mixed import CGAIC, CGBIC, CGEBIC, CGLogLikelihood
 from skbn.scores._registry import get_score, get_score_names
 
 __all__ = [
+    "BasisFunctionBIC",
     "AIC",
     "AvailableCaseScore",
     "BDeu",

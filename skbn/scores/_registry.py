@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from skbn.scores._base import Score
+from skbn.scores._basis import BasisFunctionBIC
 from skbn.scores._discrete import AIC, BIC, EBIC, FNML, K2, BDeu, LogLikelihood
 from skbn.scores._gaussian import BGe, GaussianAIC, GaussianBIC, GaussianEBIC, GaussianLogLikelihood
 from skbn.scores._mixed import CGAIC, CGBIC, CGEBIC, CGLogLikelihood
@@ -83,6 +84,12 @@ SCORES.register(
     gaussian=BGe,
     description="Bayesian Gaussian equivalent marginal likelihood",
     aliases={"bgescore": (None, {})},
+)
+SCORES.register(
+    "basis-bic",
+    gaussian=BasisFunctionBIC,
+    description="BIC of a Legendre embedding of each continuous variable (nonlinear relations)",
+    aliases={"bf-bic": ("gaussian", {}), "basis-function-bic": ("gaussian", {})},
 )
 SCORES.set_default(
     discrete=("ebic", {"gamma": "auto"}), gaussian=("ebic", {"gamma": 1.0}), mixed="bic"
