@@ -25,7 +25,7 @@ grid = {"criterion__penalty_discount": [1, 2, 4, 8]}
 
 if __name__ == "__main__":
     # %% A local cluster of two worker processes stands in for a real one.
-    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster:
         with Client(cluster) as client, joblib.parallel_backend("dask"):
             print(client)
             search = OTSLSearchCV(

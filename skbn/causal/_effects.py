@@ -127,7 +127,7 @@ def ida(X, cpdag, treatment: str, outcome: str) -> np.ndarray:
 class AdjustedEffect:
     """An effect estimated by adjustment, with its bootstrap interval.
 
-    Attributes
+    Parameters
     ----------
     estimate : float or DataFrame
         The linear effect (continuous data), or ``P(outcome | do(treatment))`` with a row
@@ -136,6 +136,11 @@ class AdjustedEffect:
         The percentile bootstrap interval, of the same form; None without a bootstrap.
     adjustment : list of str
         The set adjusted for.
+
+    Examples
+    --------
+    >>> AdjustedEffect(1.5, 1.4, 1.6, ["a"]).adjustment
+    ['a']
     """
 
     estimate: object

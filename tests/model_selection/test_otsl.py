@@ -266,7 +266,7 @@ def test_otsl_under_a_dask_cluster_matches_serial(asia):
     ).fit(X)
     with (
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster),
         joblib.parallel_backend("dask"),
