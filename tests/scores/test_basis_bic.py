@@ -74,3 +74,15 @@ def test_registered_and_refuses_bad_input():
         BasisFunctionBIC().bind(X)
     with pytest.raises(ValueError, match="truncation"):
         BasisFunctionBIC(truncation=0).bind(case_data(0, 100))
+
+
+def test_a_singular_parent_block_falls_back_to_the_pseudo_inverse():
+    # a duplicated column makes the parents' block singular: the likelihood is that of the
+    # one column (the least-squares fit is the same), only the penalty counts both
+    X = case_data(0, 500)
+    X["z2"] = X["z"]
+    bound = BasisFunctionBIC(truncation=3).bind(X)
+    z, z2, y = (list(X.columns).index(c) for c in ("z", "z2", "y"))
+    one = bound._loglik(y, np.array([z]))
+    both = bound._loglik(y, np.array([z, z2]))
+    assert np.isfinite(both) and both == pytest.approx(one, rel=1e-8)
