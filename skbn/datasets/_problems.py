@@ -227,6 +227,29 @@ class LatentProblem(NamedTuple):
     pag: nx.DiGraph
 
 
+def _mixed_problem(network, n_nodes, n_samples, standardize, seed):
+    """Rows of a bundled discrete network made conditional-Gaussian, and its DAG."""
+    from skbn.datasets._bundled import load_network
+    from skbn.datasets._mixed import make_conditional_gaussian
+    from skbn.network import DiscreteBayesianNetwork
+
+    if n_nodes is not None:
+        raise ValueError("kind='mixed' takes a network as it is; n_nodes is not supported.")
+    if isinstance(network, str):
+        network = load_network(network)
+    if not isinstance(network, DiscreteBayesianNetwork):
+        raise TypeError(
+            "kind='mixed' needs a bundled network's name or a DiscreteBayesianNetwork; got "
+            f"{type(network).__name__}."
+        )
+    model = make_conditional_gaussian(network, 0.3, random_state=seed)
+    X = model.sample(n_samples, random_state=seed)
+    if standardize:
+        continuous = list(model.continuous)
+        X[continuous] = (X[continuous] - X[continuous].mean()) / X[continuous].std()
+    return X, model.graph
+
+
 def make_latent_problem(
     network="alarm",
     n_latent: int | None = None,
@@ -234,7 +257,7 @@ def make_latent_problem(
     latents=None,
     n_nodes: int | None = None,
     n_samples: int = 1000,
-    kind: Literal["gaussian", "discrete"] = "gaussian",
+    kind: Literal["gaussian", "discrete", "mixed"] = "gaussian",
     standardize: bool = True,
     random_state=None,
 ) -> LatentProblem:
@@ -257,10 +280,12 @@ def make_latent_problem(
     n_nodes : int, optional
         Replicate the network to at least this many nodes first, as :func:`make_problem`.
     n_samples : int, default=1000
-    kind : {"gaussian", "discrete"}, default="gaussian"
-        As for :func:`make_problem`.
+    kind : {"gaussian", "discrete", "mixed"}, default="gaussian"
+        As for :func:`make_problem`; ``"mixed"`` makes the last 30% of a bundled network's
+        nodes (in a topological order) continuous, by :func:`make_conditional_gaussian`
+        (no ``n_nodes`` then).
     standardize : bool, default=True
-        For Gaussian data, rescale every column to mean 0 and sd 1.
+        For Gaussian data, rescale every continuous column to mean 0 and sd 1.
     random_state : int, RandomState instance or None, default=None
         Seeds the problem and the choice of latents.
 
@@ -284,14 +309,17 @@ def make_latent_problem(
     seed_problem, seed_latents = spawn_seeds(rng, 2)
     if latents is not None and n_latent is not None:
         raise ValueError("Give n_latent or latents, not both.")
-    X, dag = make_problem(
-        network,
-        n_nodes=n_nodes,
-        n_samples=n_samples,
-        kind=kind,
-        standardize=standardize,
-        random_state=seed_problem,
-    )
+    if kind == "mixed":
+        X, dag = _mixed_problem(network, n_nodes, n_samples, standardize, seed_problem)
+    else:
+        X, dag = make_problem(
+            network,
+            n_nodes=n_nodes,
+            n_samples=n_samples,
+            kind=kind,
+            standardize=standardize,
+            random_state=seed_problem,
+        )
     p = dag.number_of_nodes()
     if latents is not None:
         latents = [latents] if isinstance(latents, str) else list(latents)

@@ -32,6 +32,23 @@ def test_named_latents_and_discrete_data():
     assert "lung o-o bronc" in marked_edges(problem.pag)
 
 
+def test_mixed_data_with_hidden_nodes():
+    problem = make_latent_problem("alarm", n_latent=3, kind="mixed", n_samples=500, random_state=1)
+    X, dag, latents, pag = problem
+    kinds = {c: str(t) for c, t in X.dtypes.items()}
+    continuous = [c for c, t in kinds.items() if t == "float64"]
+    assert 0 < len(continuous) < X.shape[1]
+    assert all(t in ("float64", "category") for t in kinds.values())
+    # standardised continuous columns; no discrete node has a continuous parent
+    assert np.allclose(X[continuous].mean(), 0, atol=1e-9)
+    assert np.allclose(X[continuous].std(), 1)
+    assert not any(kinds.get(v) == "category" and kinds.get(u) == "float64" for u, v in dag.edges())
+    assert not set(latents) & set(X.columns)
+    assert marked_edges(pag) == marked_edges(dag_to_pag(dag, latents))
+    with pytest.raises(ValueError, match="n_nodes is not supported"):
+        make_latent_problem("alarm", kind="mixed", n_nodes=100, random_state=0)
+
+
 def test_the_measured_data_are_the_full_problems_columns():
     full, _ = make_problem("child", n_samples=200, random_state=np.random.RandomState(1))
     problem = make_latent_problem("child", n_latent=2, n_samples=200, random_state=5)
