@@ -20,10 +20,11 @@ from skbn.causal import (
     forbidden_nodes,
     ida,
     is_adjustment_set,
+    is_amenable,
     proper_causal_nodes,
 )
 from skbn.datasets import make_erdos_renyi_dag
-from skbn.graph import dag_to_cpdag, to_adjacency
+from skbn.graph import dag_to_cpdag, dag_to_pag, from_endpoint_matrix, to_adjacency
 from skbn.inference import total_effect
 from skbn.network import LinearGaussianNetwork
 
@@ -149,9 +150,16 @@ def test_hand_computed_sets():
 
 def test_bad_input_is_refused_with_its_name():
     dag = nx.DiGraph([("a", "b"), ("b", "c")])
-    cpdag = nx.DiGraph([("a", "b"), ("b", "a")])
-    with pytest.raises(ValueError, match=r"undirected edges \(a - b.*skbn.causal.ida"):
-        adjustment_set(cpdag, "a", "b")
+    # a - b -> c is no DAG's CPDAG (a -> b -> c gives a - b - c)
+    not_a_cpdag = nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c")])
+    with pytest.raises(ValueError, match=r"undirected edges \(a - b.*not the CPDAG.*ida"):
+        adjustment_set(not_a_cpdag, "a", "c")
+    pag = dag_to_pag(nx.DiGraph([("a", "b"), ("b", "c")]))
+    with pytest.raises(ValueError, match=r"kind='optimal'.*PAG.*'canonical' or kind='minimal'"):
+        adjustment_set(pag, "a", "c")
+    selection = from_endpoint_matrix([[0, 3], [3, 0]], ["a", "b"], kind="pag")  # a --- b
+    with pytest.raises(ValueError, match=r"tail at b and no arrowhead at a .*selection edge"):
+        is_adjustment_set(selection, "a", "b", [])
     with pytest.raises(ValueError, match=r"outcome: \['q'\] not in the graph"):
         is_adjustment_set(dag, "a", "q", [])
     with pytest.raises(ValueError, match="share"):
@@ -160,10 +168,14 @@ def test_bad_input_is_refused_with_its_name():
         is_adjustment_set(dag, "a", "c", ["c"])
     with pytest.raises(ValueError, match="kind must be one of"):
         adjustment_set(dag, "a", "c", kind="best")
-    cyclic = nx.DiGraph([("a", "b"), ("b", "a")])
-    cyclic.graph["kind"] = "dag"
-    with pytest.raises(ValueError, match="undirected"):
+    cyclic = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "a")])
+    with pytest.raises(ValueError, match=r"directed cycle \(a -> b -> c\)"):
         is_adjustment_set(cyclic, "a", "b", [])
+    # x - y in a CPDAG: the direction decides the effect; refused with ida named
+    undirected = nx.DiGraph([("a", "b"), ("b", "a")])
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.5, 1.0, 0.2]})
+    with pytest.raises(ValueError, match=r"a - b undirected.*not amenable.*ida"):
+        adjusted_effect(frame, undirected, "a", "b")
     data = pd.DataFrame({"a": [1.0, 2.0], "b": [0.5, 1.0], "c": ["u", "v"]})
     with pytest.raises(ValueError, match=r"not numeric"):
         ida(data, nx.DiGraph([("a", "c"), ("c", "a")]), "a", "c")
@@ -193,6 +205,131 @@ def _dags_of(cpdag):
             cpdag.edges()
         ):
             yield dag
+
+
+# -- CPDAGs: the generalised adjustment criterion against every DAG of the class ---------
+#
+# The independent fact: a set is an adjustment set for a CPDAG exactly when it is one for
+# every DAG of its class (Perkovic et al. 2018 prove the criterion complete for that), and
+# the DAG criterion is itself checked above against population regressions and pgmpy.
+
+
+def _subsets(nodes, most=None):
+    most = len(nodes) if most is None else most
+    for size in range(most + 1):
+        yield from (list(c) for c in itertools.combinations(nodes, size))
+
+
+@pytest.mark.slow
+def test_the_cpdag_criterion_is_the_criterion_in_every_dag_of_the_class():
+    rng = np.random.default_rng(1)
+    counts = {"valid": 0, "invalid": 0, "not amenable": 0, "amenable with undirected": 0}
+    for seed in range(60):
+        dag, nodes, _, _ = _random_sem(7, int(rng.integers(6, 12)), seed)
+        cpdag = dag_to_cpdag(dag)
+        dags = list(_dags_of(cpdag))
+        if len(dags) == 1:
+            continue
+        for x, y in itertools.permutations(nodes, 2):
+            if rng.random() > 0.4:
+                continue
+            others = [v for v in nodes if v not in (x, y)]
+            amenable = is_amenable(cpdag, x, y)
+            counts["not amenable"] += not amenable
+            undirected_at_x = any(cpdag.has_edge(v, x) for v in cpdag.successors(x))
+            counts["amenable with undirected"] += amenable and undirected_at_x
+            for Z in _subsets(others, 3):
+                if rng.random() > 0.3:
+                    continue
+                in_every = all(is_adjustment_set(d, x, y, Z) for d in dags)
+                assert is_adjustment_set(cpdag, x, y, Z) == in_every, (seed, x, y, Z)
+                counts["valid" if in_every else "invalid"] += 1
+                if not amenable:
+                    assert not in_every
+    assert counts["valid"] > 300 and counts["invalid"] > 300, counts
+    assert counts["not amenable"] > 50 and counts["amenable with undirected"] > 20, counts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["optimal", "minimal", "parents", "canonical"])
+def test_each_kind_of_cpdag_set_adjusts_in_every_dag_of_the_class(kind):
+    found = none = 0
+    for seed in range(40):
+        dag, nodes, _, _ = _random_sem(6, 7, seed)
+        cpdag = dag_to_cpdag(dag)
+        dags = list(_dags_of(cpdag))
+        for x, y in itertools.permutations(nodes, 2):
+            Z = adjustment_set(cpdag, x, y, kind=kind)
+            others = [v for v in nodes if v not in (x, y)]
+            if Z is None:
+                if kind != "parents":
+                    # none exists: no subset of the other nodes adjusts in every DAG
+                    assert not any(
+                        all(is_adjustment_set(d, x, y, S) for d in dags) for S in _subsets(others)
+                    ), (seed, x, y)
+                none += 1
+                continue
+            assert all(is_adjustment_set(d, x, y, Z) for d in dags), (seed, x, y, Z)
+            if kind == "minimal":
+                for S in _subsets(Z, len(Z) - 1):
+                    assert not is_adjustment_set(cpdag, x, y, S), (seed, x, y, Z, S)
+            found += 1
+    assert found > 200 and none > 30
+
+
+def test_the_cpdag_optimal_set_has_the_smallest_asymptotic_variance():
+    # Henckel, Perkovic and Maathuis (2022): in an amenable CPDAG the O-set's regression
+    # estimator has the smallest asymptotic variance among all adjustment sets; for
+    # Gaussian data that variance is var(y | x, Z) / var(x | Z) / n, computed here from
+    # the population covariance of a SEM on one DAG of the class
+    compared = 0
+    for seed in range(40):
+        dag, nodes, net, cov = _random_sem(6, 7, seed)
+        cpdag = dag_to_cpdag(dag)
+
+        def residual(target, given, nodes=nodes, cov=cov):
+            idx = [nodes.index(v) for v in given]
+            t = nodes.index(target)
+            if not idx:
+                return cov[t, t]
+            S = cov[np.ix_(idx, idx)]
+            return cov[t, t] - cov[t, idx] @ np.linalg.solve(S, cov[idx, t])
+
+        for x, y in itertools.permutations(nodes, 2):
+            if not is_amenable(cpdag, x, y) or not proper_causal_nodes(cpdag, x, y):
+                continue
+            best = adjustment_set(cpdag, x, y)
+            assert best is not None
+            assert np.isclose(
+                _regression_coefficient(cov, nodes, x, y, best), total_effect(net, x, y), atol=1e-9
+            )
+            others = [v for v in nodes if v not in (x, y)]
+            variances = [
+                residual(y, [x, *Z]) / residual(x, Z)
+                for Z in _subsets(others)
+                if is_adjustment_set(cpdag, x, y, Z)
+            ]
+            assert residual(y, [x, *best]) / residual(x, best) <= min(variances) + 1e-9
+            compared += 1
+    assert compared > 50
+
+
+def test_hand_computed_cpdag_sets():
+    # a - x -> y <- b: the collider fixes x -> y; a is a cause or an effect of x, which
+    # does not matter, since a has no other path to y
+    cpdag = dag_to_cpdag(nx.DiGraph([("a", "x"), ("x", "y"), ("b", "y")]))
+    assert is_amenable(cpdag, "x", "y")
+    assert proper_causal_nodes(cpdag, "x", "y") == {"y"}
+    assert adjustment_set(cpdag, "x", "y") == ["b"]
+    assert adjustment_set(cpdag, "x", "y", kind="canonical") == ["a", "b"]
+    assert adjustment_set(cpdag, "x", "y", kind="minimal") == []
+    # z - x, z -> y <- m <- x is no CPDAG; the CPDAG of z -> x -> m -> y <- z is
+    # z - x - m with both arcs into y: z may be an effect of x, so nothing adjusts
+    cpdag = dag_to_cpdag(nx.DiGraph([("z", "x"), ("z", "y"), ("x", "m"), ("m", "y")]))
+    assert not is_amenable(cpdag, "x", "y")
+    assert adjustment_set(cpdag, "x", "y", kind="canonical") is None
+    # the treatment's possible descendants through undirected edges are forbidden
+    assert forbidden_nodes(cpdag, "x", "y") == {"x", "z", "m", "y"}
 
 
 def test_local_ida_gives_the_effects_of_the_dags_in_the_class():
@@ -327,3 +464,120 @@ def test_agrees_with_pgmpy_where_the_criteria_are_the_same():
                 minimal += 1
     assert same > 1000 and backdoor > 300 and minimal > 200
     assert pgmpy_accepts_forbidden > 10 and pgmpy_minimal_forbidden > 0
+
+
+# -- dagitty's answers on CPDAGs, MAGs and PAGs (tests/data/make_dagitty_adjustment_oracle.py)
+
+
+def _oracle_graph(graph):
+    nodes = graph["nodes"]
+    if graph["type"] == "pdag":
+        cpdag = nx.DiGraph()
+        cpdag.add_nodes_from(nodes)
+        for u, op, v in graph["edges"]:
+            cpdag.add_edges_from([(u, v), (v, u)] if op == "--" else [(u, v)])
+        return cpdag
+    code = {"@": 1, "<": 2, ">": 2, "-": 3}
+    M = np.zeros((len(nodes), len(nodes)), dtype=np.int8)
+    for u, op, v in graph["edges"]:
+        i, j = nodes.index(u), nodes.index(v)
+        at_u, at_v = (op[0], op[-1]) if len(op) == 3 else ("-", ">") if op == "->" else ("<", "-")
+        M[j, i], M[i, j] = code[at_u], code[at_v]
+    return from_endpoint_matrix(M, nodes, kind="pag" if graph["type"] == "pag" else "mag")
+
+
+def test_agrees_with_dagitty_on_cpdags_mags_and_pags():
+    import gzip
+    import json
+
+    from tests.data.make_dagitty_adjustment_oracle import OUT
+
+    with gzip.open(OUT, "rt") as handle:
+        oracle = json.load(handle)
+    graphs = [_oracle_graph(g) for g in oracle["graphs"]]
+    dags = []
+    for g in oracle["graphs"]:
+        dags.append(nx.DiGraph(map(tuple, g["dag"])))
+        dags[-1].add_nodes_from(g["nodes"] + g["latents"])
+    counts = {kind: [0, 0] for kind in ("pdag", "pag", "mag")}
+    canonical = not_identified = 0
+    for case in oracle["cases"]:
+        meta = oracle["graphs"][case["graph"]]
+        graph, dag = graphs[case["graph"]], dags[case["graph"]]
+        x, y = case["x"], case["y"]
+        for Z, theirs in zip(case["sets"], case["verdicts"]):
+            ours = is_adjustment_set(graph, x, y, Z)
+            assert ours == theirs, (meta["type"], meta["seed"], x, y, Z)
+            counts[meta["type"]][ours] += 1
+            if ours:
+                # sound: a set the equivalence class certifies adjusts in the DAG itself
+                assert is_adjustment_set(dag, x, y, Z), (meta["type"], meta["seed"], x, y, Z)
+        ours = adjustment_set(graph, x, y, kind="canonical")
+        assert ours == case["canonical"], (meta["type"], meta["seed"], x, y)
+        canonical += ours is not None
+        not_identified += ours is None
+    for kind, (invalid, valid) in counts.items():
+        assert valid > 500 and invalid > 1000, (kind, counts)
+    assert canonical > 1000 and not_identified > 1000
+
+
+def _marked(kind, nodes, arcs=(), both=(), circles=()):
+    M = np.zeros((len(nodes), len(nodes)), dtype=np.int8)
+    for u, v in arcs:  # u -> v
+        M[nodes.index(u), nodes.index(v)], M[nodes.index(v), nodes.index(u)] = 2, 3
+    for u, v in both:  # u <-> v
+        M[nodes.index(u), nodes.index(v)] = M[nodes.index(v), nodes.index(u)] = 2
+    for u, v in circles:  # u o-> v
+        M[nodes.index(u), nodes.index(v)], M[nodes.index(v), nodes.index(u)] = 2, 1
+    return from_endpoint_matrix(M, nodes, kind=kind)
+
+
+def test_hand_computed_mag_and_pag_sets():
+    # a -> b is visible only through the collider path c -> v <-> a into a, whose inner
+    # node v is a parent of b and c is not adjacent to b: then {v} closes a <-> v -> b
+    mag = _marked(
+        "mag", ["a", "b", "c", "v"], arcs=[("c", "v"), ("a", "b"), ("v", "b")], both=[("v", "a")]
+    )
+    assert is_amenable(mag, "a", "b")
+    assert [is_adjustment_set(mag, "a", "b", Z) for Z in ([], ["v"], ["c"], ["c", "v"])] == [
+        False,
+        True,
+        False,
+        True,
+    ]
+    assert adjustment_set(mag, "a", "b", kind="canonical") == ["c", "v"]
+    assert adjustment_set(mag, "a", "b", kind="minimal") == ["v"]
+    # without c the arc may hide a latent confounder of a and b: nothing adjusts
+    mag = _marked("mag", ["a", "b", "v"], arcs=[("a", "b"), ("v", "b")], both=[("v", "a")])
+    assert not is_amenable(mag, "a", "b")
+    assert adjustment_set(mag, "a", "b", kind="canonical") is None
+    # the PAG of z -> x -> y with c -> x: z o-> x <-o c, x -> y visible from z (or c)
+    pag = dag_to_pag(nx.DiGraph([("z", "x"), ("c", "x"), ("x", "y")]))
+    assert is_amenable(pag, "x", "y")
+    assert adjustment_set(pag, "x", "y", kind="minimal") == []
+    assert adjustment_set(pag, "x", "y", kind="parents") == []  # x's parents by arcs: none
+    # x o-> y: the edge may be x <-> y, a latent confounder; not identified
+    pag = dag_to_pag(nx.DiGraph([("z", "y"), ("x", "y")]))
+    assert not is_amenable(pag, "x", "y")
+
+
+@pytest.mark.parametrize("kind", ["minimal", "parents", "canonical"])
+def test_each_kind_of_pag_set_adjusts_in_the_dag_behind_it(kind):
+    rng = np.random.default_rng(3)
+    found = 0
+    for seed in range(40):
+        dag = make_erdos_renyi_dag(9, int(rng.integers(9, 16)), random_state=seed)
+        pool = [n for n in dag if dag.out_degree(n) >= 2] or list(dag)
+        latents = sorted(rng.choice(pool, size=min(2, len(pool)), replace=False).tolist())
+        pag = dag_to_pag(dag, latents)
+        nodes = list(pag)
+        for x, y in itertools.permutations(nodes, 2):
+            Z = adjustment_set(pag, x, y, kind=kind)
+            if Z is None:
+                continue
+            assert is_adjustment_set(pag, x, y, Z) and is_adjustment_set(dag, x, y, Z)
+            if kind == "minimal":
+                for k in range(len(Z)):
+                    assert not is_adjustment_set(pag, x, y, Z[:k] + Z[k + 1 :])
+            found += 1
+    assert found > 50

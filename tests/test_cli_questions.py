@@ -115,7 +115,57 @@ def test_effect_on_a_cpdag_lists_the_ida_effects(linear, capsys):
     listed = _numbers(out.splitlines()[2])
     assert listed == pytest.approx(effects.tolist(), rel=1e-3, abs=1e-4)
     assert main([*argv, "--bootstrap", "10"]) == 2
-    assert "is a CPDAG" in capsys.readouterr().err
+    assert "not amenable to adjustment" in capsys.readouterr().err
+
+
+def test_effect_on_an_amenable_cpdag_adjusts_as_on_its_dags(capsys, tmp_path):
+    from skbn.graph import dag_to_cpdag
+
+    W = np.zeros((4, 4))
+    W[0, 1], W[1, 2], W[3, 2] = 0.8, 1.5, 1.0  # a -> x -> y <- b
+    data = LinearGaussianNetwork(W, [1, 1, 1, 1], ["a", "x", "y", "b"]).sample(3000, random_state=0)
+    path = tmp_path / "lin.csv"
+    data.to_csv(path, index=False)
+    dag = nx.DiGraph([("a", "x"), ("x", "y"), ("b", "y")])
+    cpdag = dag_to_cpdag(dag)  # a - x, with both arcs into y fixed by the collider
+    assert cpdag.has_edge("x", "a") and cpdag.has_edge("a", "x")
+    cpdag_path = tmp_path / "cpdag.json"
+    write_graph(cpdag, cpdag_path)
+    argv = ["effect", str(path), str(cpdag_path), "--treatment", "x", "--outcome", "y"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    fit = adjusted_effect(pd.read_csv(path), cpdag, "x", "y")
+    assert fit.adjustment == adjusted_effect(data, dag, "x", "y").adjustment == ["b"]
+    assert "a CPDAG in which every possibly causal path" in out
+    assert "adjust for  b  (optimal set)" in out
+    assert _numbers(out.splitlines()[2])[0] == pytest.approx(fit.estimate, rel=1e-3)
+    assert fit.estimate == pytest.approx(1.5, abs=0.05)
+
+
+def test_effect_on_a_pag_adjusts_for_the_canonical_set(capsys, tmp_path):
+    from skbn.graph import dag_to_pag
+
+    # z -> x -> y with a hidden h -> x, h -> w: the PAG keeps x -> y visible (z o-> x)
+    names = ["z", "h", "w", "x", "y"]
+    W = np.zeros((5, 5))
+    W[0, 3], W[1, 3], W[1, 2], W[3, 4], W[0, 4] = 0.9, 0.7, 0.8, 1.5, 0.6
+    data = LinearGaussianNetwork(W, [1] * 5, names).sample(4000, random_state=0).drop(columns="h")
+    path = tmp_path / "lin.csv"
+    data.to_csv(path, index=False)
+    dag = nx.DiGraph([("z", "x"), ("h", "x"), ("h", "w"), ("x", "y"), ("z", "y")])
+    pag = dag_to_pag(dag, ["h"])
+    pag_path = tmp_path / "pag.json"
+    write_graph(pag, pag_path)
+    argv = ["effect", str(path), str(pag_path), "--treatment", "x", "--outcome", "y"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    fit = adjusted_effect(pd.read_csv(path), pag, "x", "y", "canonical")
+    assert "a PAG in which every possibly causal path from x starts with a visible arc" in out
+    assert f"adjust for  {', '.join(fit.adjustment)}  (canonical set)" in out
+    assert _numbers(out.splitlines()[2])[0] == pytest.approx(fit.estimate, rel=1e-3)
+    assert fit.estimate == pytest.approx(1.5, abs=0.05)
+    assert main([*argv[:3], "--treatment", "w", "--outcome", "x"]) == 2
+    assert "not amenable" in capsys.readouterr().err
 
 
 def test_query_map_prints_the_subset_state_and_its_posterior(capsys):

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Causal effects from a graph: adjustment sets, adjusted estimates and IDA.
 
-* :func:`is_adjustment_set`, :func:`adjustment_set`, :func:`forbidden_nodes` and
-  :func:`proper_causal_nodes`: the adjustment criterion on a DAG (complete: a set passes
-  exactly when adjusting for it gives the causal effect in every model of the DAG), and the
-  optimal, minimal, parent and canonical sets it admits.
+* :func:`is_adjustment_set`, :func:`adjustment_set`, :func:`forbidden_nodes`,
+  :func:`proper_causal_nodes` and :func:`is_amenable`: the adjustment criterion on a DAG
+  and Perkovic et al.'s generalised adjustment criterion on a CPDAG (complete: a set passes
+  exactly when adjusting for it gives the causal effect in every model of the DAG, or of
+  every DAG of the class), and the optimal, minimal, parent and canonical sets they admit.
 * :func:`adjusted_effect`: the effect estimated from data by adjusting for such a set (the
   regression coefficient for continuous data, the adjustment formula for discrete data),
   with a bootstrap interval.
@@ -19,6 +20,7 @@ from skbn.causal._adjustment import (
     adjustment_set,
     forbidden_nodes,
     is_adjustment_set,
+    is_amenable,
     proper_causal_nodes,
 )
 from skbn.causal._effects import AdjustedEffect, adjusted_effect, ida
@@ -30,5 +32,6 @@ __all__ = [
     "forbidden_nodes",
     "ida",
     "is_adjustment_set",
+    "is_amenable",
     "proper_causal_nodes",
 ]

@@ -6,13 +6,13 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
 
 from skbn.causal._adjustment import (
     _check,
+    _not_amenable,
     adjustment_set,
     forbidden_nodes,
     is_adjustment_set,
@@ -197,7 +197,7 @@ def adjusted_effect(
     confidence: float = 0.95,
     random_state=None,
 ) -> AdjustedEffect:
-    """The effect of ``treatment`` on ``outcome`` from data, by adjustment on a DAG.
+    """The effect of ``treatment`` on ``outcome`` from data, by adjustment on a DAG or CPDAG.
 
     Continuous data: the coefficient of the treatment in the least-squares regression of
     the outcome on the treatment and the adjustment set (the total effect in a linear
@@ -209,7 +209,10 @@ def adjusted_effect(
     X : DataFrame
         The data, a column per node (at least the treatment, the outcome and the set).
     graph : networkx.DiGraph or array-like of shape (p, p)
-        A DAG, e.g. a learner's ``graph_`` when it is one (for a CPDAG see :func:`ida`).
+        A DAG, or a CPDAG, MAG or PAG in which the effect is amenable to adjustment
+        (:func:`~skbn.causal.is_amenable`), e.g. a learner's ``graph_``; for a CPDAG that
+        is not, :func:`ida` gives the possible effects. On a MAG or PAG name the kind of
+        set (``"canonical"`` or ``"minimal"``): the O-set is defined for DAGs and CPDAGs.
     treatment, outcome : str
     adjustment : {"optimal", "minimal", "parents", "canonical"} or list of str, default="optimal"
         A kind of :func:`adjustment_set`, or the set itself (checked).
@@ -237,11 +240,29 @@ def adjusted_effect(
     >>> fit.adjustment, round(fit.estimate, 1)
     (['a'], 1.5)
     """
-    dag, _, _ = _check(graph, treatment, outcome, "adjusted_effect")
+    G, X_set, Y_set = _check(graph, treatment, outcome, "adjusted_effect")
+    blocking = _not_amenable(G, X_set, Y_set)
+    if blocking is not None and G.kind in ("pag", "mag"):
+        x, v = blocking
+        raise ValueError(
+            f"In the {G.kind.upper()} the edge between {x} and {v} starts a possibly causal "
+            f"path to {outcome} and is not a visible arc out of {x}, so a hidden confounder "
+            f"of {x} and {v} cannot be ruled out: no set adjusts for the effect in every "
+            "model of the class (the graph is not amenable)."
+        )
+    if blocking is not None:
+        x, v = blocking
+        raise ValueError(
+            f"The CPDAG leaves the edge {x} - {v} undirected, and {v} may lie on a causal "
+            f"path to {outcome}: the DAGs of the class disagree on the effect, so no set "
+            "adjusts for it in all of them (the graph is not amenable). skbn.causal.ida "
+            "gives the possible effects; background knowledge that orients the edge would "
+            "make it identifiable."
+        )
     if isinstance(adjustment, str):
-        Z = adjustment_set(dag, treatment, outcome, kind=adjustment)
+        Z = adjustment_set(graph, treatment, outcome, kind=adjustment)
         if Z is None:
-            path = nx.has_path(dag, treatment, outcome)
+            path = treatment in G.reach({outcome}, forward=False)
             raise ValueError(
                 f"No {adjustment} adjustment set exists for the effect of {treatment} on "
                 f"{outcome} in this graph"
@@ -255,14 +276,14 @@ def adjusted_effect(
             )
     else:
         Z = sorted(adjustment)
-        if not is_adjustment_set(dag, treatment, outcome, Z):
-            forbidden = sorted(set(Z) & forbidden_nodes(dag, treatment, outcome))
+        if not is_adjustment_set(graph, treatment, outcome, Z):
+            forbidden = sorted(set(Z) & forbidden_nodes(graph, treatment, outcome))
             why = (
                 f"it holds {forbidden}, on or below a causal path"
                 if forbidden
                 else "it leaves a non-causal path open"
             )
-            best = adjustment_set(dag, treatment, outcome)
+            best = adjustment_set(graph, treatment, outcome)
             raise ValueError(
                 f"{Z} is not an adjustment set for the effect of {treatment} on {outcome}: "
                 f"{why}." + (f" The optimal set is {best}." if best is not None else "")

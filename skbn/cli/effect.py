@@ -33,8 +33,11 @@ def add_parser(commands) -> None:
         description="With a DAG: the adjustment set and the effect estimated by adjusting "
         "for it (the regression coefficient on float columns, P(outcome | do(treatment)) by "
         "the adjustment formula on discrete ones), with a bootstrap interval. With a CPDAG "
-        "(undirected edges) and continuous data: IDA's possible effects, one per parent set "
-        "of the treatment the CPDAG allows.",
+        "(undirected edges): the same where the CPDAG is amenable to adjustment (every "
+        "possibly causal path starts with an arc out of the treatment), otherwise, on "
+        "continuous data, IDA's possible effects, one per parent set of the treatment the "
+        "CPDAG allows. With a PAG (from the fci learners): the canonical adjustment set "
+        "where the PAG is amenable (every possibly causal path starts with a visible arc).",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -57,7 +60,9 @@ def run(args) -> None:
     """Run ``skbn effect``."""
     import numpy as np
 
-    from skbn.causal import adjusted_effect, ida
+    from skbn.causal import adjusted_effect, ida, is_amenable
+    from skbn.graph import is_cpdag
+    from skbn.graph._pag import MARK_KINDS
 
     if args.bootstrap < 0:
         raise ValueError(f"--bootstrap must be 0 or more; got {args.bootstrap}.")
@@ -67,12 +72,36 @@ def run(args) -> None:
             raise ValueError(f"{option} {node!r} is not a node of {args.graph}.")
     X = read_csv_checked(args.data)
     undirected = any(graph.has_edge(v, u) for u, v in graph.edges())
-    if undirected:
+    kind_of_graph = graph.graph.get("kind")
+    if kind_of_graph in MARK_KINDS:
+        if not is_amenable(graph, args.treatment, args.outcome):
+            raise ValueError(
+                f"{args.graph} is a {kind_of_graph.upper()} in which a possibly causal path "
+                f"from {args.treatment} to {args.outcome} starts with an edge that is not a "
+                "visible arc (a hidden confounder cannot be ruled out there): no set adjusts "
+                "for the effect (the graph is not amenable)."
+            )
+        if args.adjust == "optimal":
+            args.adjust = "canonical"  # a PAG has no optimal set; this one always adjusts
+        print(
+            f"graph       {args.graph}: a {kind_of_graph.upper()} in which every possibly "
+            f"causal path from {args.treatment} starts with a visible arc, so one set "
+            "adjusts in every model of the class"
+        )
+        undirected = False
+    if undirected and is_cpdag(graph) and is_amenable(graph, args.treatment, args.outcome):
+        print(
+            f"graph       {args.graph}: a CPDAG in which every possibly causal path from "
+            f"{args.treatment} starts with an arc out of it, so one set adjusts in every DAG "
+            "of the class"
+        )
+    elif undirected:
         if args.adjust != "optimal" or args.bootstrap:
             raise ValueError(
-                f"{args.graph} is a CPDAG (it has undirected edges): IDA lists the possible "
-                "effects, with no adjustment set to choose and no bootstrap; orient the "
-                "graph first to adjust."
+                f"{args.graph} is a CPDAG whose undirected edges at {args.treatment} leave "
+                f"the effect on {args.outcome} open (not amenable to adjustment): IDA lists "
+                "the possible effects, with no adjustment set to choose and no bootstrap; "
+                "orient the graph first to adjust."
             )
         effects = ida(X, graph, args.treatment, args.outcome)
         print(f"graph       {args.graph}: a CPDAG, so the parents of {args.treatment} are open")
