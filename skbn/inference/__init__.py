@@ -3,8 +3,10 @@
 
 * :func:`query`: exact posteriors ``P(targets | evidence)`` of a discrete network (by
   variable elimination, one evidence row or a DataFrame of rows at once, hard and soft
-  evidence) or of a linear-Gaussian one (the conditional of its joint normal).
-* :func:`evidence_probability`: ``P(evidence)`` of a discrete network, per evidence row.
+  evidence), of a linear-Gaussian one (the conditional of its joint normal), or of the
+  discrete nodes of a conditional-Gaussian one (continuous values as evidence).
+* :func:`evidence_probability`: ``P(evidence)`` of a discrete or conditional-Gaussian
+  network, per evidence row.
 * :func:`mpe`: the most probable explanation (the joint argmax of every node) given the
   evidence, per evidence row; :func:`map_query` the most probable joint state of a subset
   (the others summed out).
@@ -19,12 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from skbn.inference._conditional_gaussian import cg_evidence_probability, cg_query
 from skbn.inference._discrete import discrete_evidence_probability, discrete_query
 from skbn.inference._gaussian import GaussianPosterior, gaussian_query
 from skbn.inference._intervention import intervene, total_effect
 from skbn.inference._mpe import maximum_a_posteriori, most_probable_explanation
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.network._gaussian import LinearGaussianNetwork
+from skbn.network._mixed import ConditionalGaussianNetwork
 
 __all__ = [
     "GaussianPosterior",
@@ -49,10 +53,10 @@ def query(
 
     Parameters
     ----------
-    network : DiscreteBayesianNetwork or LinearGaussianNetwork
+    network : DiscreteBayesianNetwork, LinearGaussianNetwork or ConditionalGaussianNetwork
         E.g. a learner's ``network_`` or :func:`skbn.datasets.load_network`.
     targets : str or list of str
-        The nodes asked about.
+        The nodes asked about (discrete ones, on a conditional-Gaussian network).
     evidence : dict, DataFrame or None, default=None
         What is observed: ``{node: state}`` for one case (a number for a Gaussian node), or
         a DataFrame with one row per case and a column per observed node, where a missing
@@ -116,15 +120,17 @@ def query(
         if soft_evidence is not None:
             raise ValueError("soft_evidence is for discrete networks; observe values instead.")
         return gaussian_query(network, targets, evidence)
+    if isinstance(network, ConditionalGaussianNetwork):
+        return cg_query(network, targets, evidence, soft_evidence=soft_evidence, joint=joint)
     raise TypeError(
-        "query answers DiscreteBayesianNetwork and LinearGaussianNetwork objects (a "
-        f"learner's network_, or skbn.datasets.load_network); got {type(network).__name__}. "
-        "Conditional-Gaussian networks are not supported yet."
+        "query answers DiscreteBayesianNetwork, LinearGaussianNetwork and "
+        "ConditionalGaussianNetwork objects (a learner's network_, or "
+        f"skbn.datasets.load_network); got {type(network).__name__}."
     )
 
 
 def evidence_probability(
-    network: DiscreteBayesianNetwork,
+    network: DiscreteBayesianNetwork | ConditionalGaussianNetwork,
     evidence,
     *,
     soft_evidence: Mapping[str, Sequence[float]] | None = None,
@@ -132,9 +138,12 @@ def evidence_probability(
 ):
     """Probability of the evidence, ``P(e)``, summed over every unobserved node.
 
+    On a conditional-Gaussian network with continuous values observed it is a density in
+    those values (the discrete states' probability times their normal density).
+
     Parameters
     ----------
-    network : DiscreteBayesianNetwork
+    network : DiscreteBayesianNetwork or ConditionalGaussianNetwork
     evidence : dict, DataFrame or None
         As for :func:`query`.
     soft_evidence : dict of str to array-like, optional
@@ -153,10 +162,12 @@ def evidence_probability(
     >>> round(evidence_probability(load_network("asia"), {"smoke": "yes", "dysp": "yes"}), 4)
     0.2764
     """
+    if isinstance(network, ConditionalGaussianNetwork):
+        return cg_evidence_probability(network, evidence, soft_evidence=soft_evidence, log=log)
     if not isinstance(network, DiscreteBayesianNetwork):
         raise TypeError(
-            "evidence_probability answers DiscreteBayesianNetwork objects; got "
-            f"{type(network).__name__}."
+            "evidence_probability answers DiscreteBayesianNetwork and "
+            f"ConditionalGaussianNetwork objects; got {type(network).__name__}."
         )
     return discrete_evidence_probability(network, evidence, soft_evidence=soft_evidence, log=log)
 

@@ -289,6 +289,60 @@ class ConditionalGaussianNetwork:
             total = total - 0.5 * (np.log(2 * np.pi * var) + (values[v] - mean) ** 2 / var)
         return total
 
+    # -- questions ---------------------------------------------------------------------
+
+    def query(self, targets, evidence=None, *, soft_evidence=None, joint: bool = False):
+        """Exact posterior of discrete ``targets``: :func:`skbn.inference.query`.
+
+        Parameters
+        ----------
+        targets : str or list of str
+            Discrete nodes.
+        evidence : dict, DataFrame or None, default=None
+            ``{node: value}`` (a state for a discrete node, a number for a continuous
+            one), or one evidence row per case (missing cells unobserved).
+        soft_evidence : dict of str to array-like, optional
+            Likelihoods per state of a discrete node.
+        joint : bool, default=False
+            The joint posterior of the targets.
+
+        Returns
+        -------
+        Series, DataFrame or dict
+            As :func:`skbn.inference.query` describes.
+
+        Examples
+        --------
+        >>> bn = DiscreteBayesianNetwork({"smoker": ["no", "yes"]}, {}, {"smoker": [0.7, 0.3]})
+        >>> cg = ConditionalGaussianNetwork(
+        ...     bn, parents={"tar": ["smoker"]}, intercepts={"tar": [0.0, 2.0]},
+        ...     coefficients={"tar": [[], []]}, variances={"tar": [0.5, 1.0]})
+        >>> cg.query("smoker", {"tar": 2.0}).round(3).tolist()
+        [0.057, 0.943]
+        """
+        from skbn.inference import query
+
+        return query(self, targets, evidence, soft_evidence=soft_evidence, joint=joint)
+
+    def evidence_probability(self, evidence, *, soft_evidence=None, log: bool = False):
+        """Probability (a density where continuous values are observed) of ``evidence``.
+
+        See :func:`skbn.inference.evidence_probability`.
+
+        Parameters
+        ----------
+        evidence : dict, DataFrame or None
+        soft_evidence : dict of str to array-like, optional
+        log : bool, default=False
+
+        Returns
+        -------
+        float or ndarray of shape (n_rows,)
+        """
+        from skbn.inference import evidence_probability
+
+        return evidence_probability(self, evidence, soft_evidence=soft_evidence, log=log)
+
     def __repr__(self) -> str:
         return (
             f"ConditionalGaussianNetwork(n_nodes={len(self.nodes)}, "

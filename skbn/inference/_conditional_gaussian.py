@@ -1,0 +1,326 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Exact posteriors of the discrete nodes of a conditional-Gaussian network.
+
+Given a configuration of the discrete nodes, the continuous nodes of a conditional-Gaussian
+network are jointly normal, so the density of the observed continuous values is a normal
+density whose mean and covariance depend on that configuration. It depends on only some
+discrete nodes, and it factorises: an unobserved continuous node that is no ancestor of an
+observed one integrates to one (barren); the others are grouped into *components*, the
+connected parts of the unobserved nodes (joined by their arcs and by sharing an observed
+child), each with the observed nodes below it. A component's observed values have a joint
+normal density given the discrete parents of its nodes, an observed node with no unobserved
+parent a normal density given its own discrete parents. Each such density, a table over
+those discrete parents (one per evidence row), joins the discrete part's CPTs and evidence
+as one more factor of the discrete variable elimination (:mod:`skbn.inference._discrete`).
+The answer is exact; its cost grows with the product of the arities of a component's
+discrete parents, which is checked before anything is allocated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from skbn.inference._discrete import (
+    _CELL_BYTES,
+    _ancestral_set,
+    _likelihoods,
+    _targets,
+    network_factors,
+)
+from skbn.inference._elimination import elimination_order, sum_out
+from skbn.utils._memory import check_allocation
+
+__all__ = ["cg_evidence_probability", "cg_query"]
+
+_LOG_2PI = float(np.log(2 * np.pi))
+
+
+def _split_evidence(network, evidence):
+    """Split the evidence into its discrete and continuous parts.
+
+    Returns the discrete evidence (dict or frame), the values of each observed continuous
+    node (NaN where unobserved), the number of rows and whether it is a batch.
+    """
+    batched = isinstance(evidence, pd.DataFrame)
+    if evidence is None:
+        evidence = {}
+    if batched:
+        n = len(evidence)
+        names = [str(c) for c in evidence.columns]
+        if len(set(names)) != len(names):
+            raise ValueError("The evidence frame has repeated column names.")
+        frame = evidence.set_axis(names, axis=1)
+    elif isinstance(evidence, Mapping):
+        n = 1
+        single = {str(k): val for k, val in evidence.items()}
+        names = list(single)
+        frame = None
+    else:
+        raise TypeError(
+            "evidence must be a dict {node: value}, a DataFrame of evidence rows (missing "
+            f"cells unobserved) or None, got {type(evidence).__name__}."
+        )
+    states = network.discrete_part.states
+    continuous = set(network.continuous)
+    unknown = [v for v in names if v not in states and v not in continuous]
+    if unknown:
+        raise ValueError(f"The evidence names nodes the network does not have: {unknown[:8]}.")
+    values = {}
+    for v in names:
+        if v not in continuous:
+            continue
+        column = frame[v] if batched else pd.Series([single[v]], dtype=object)
+        try:
+            numbers = pd.to_numeric(column, errors="raise").to_numpy(dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"The evidence on the continuous node {v!r} must be numbers (NaN or an empty "
+                f"cell where unobserved); got {column.iloc[0]!r}."
+            ) from None
+        if np.isinf(numbers).any():
+            raise ValueError(f"The evidence on {v!r} holds an infinite value.")
+        values[v] = numbers
+    if batched:
+        discrete = frame[[v for v in names if v in states]]
+    else:
+        discrete = {v: val for v, val in single.items() if v in states}
+    return discrete, values, n, batched
+
+
+class _Components:
+    """The factors that the observed continuous values of one pattern add."""
+
+    def __init__(self, network, observed: list[str]):
+        self.network = network
+        cont_parents = network._continuous_parents
+        observed_set = set(observed)
+        # unobserved continuous ancestors of an observed node (the others are barren)
+        relevant: set[str] = set()
+        stack = [u for o in observed for u in cont_parents[o] if u not in observed_set]
+        while stack:
+            u = stack.pop()
+            if u in relevant:
+                continue
+            relevant.add(u)
+            stack.extend(w for w in cont_parents[u] if w not in observed_set)
+        parent = {u: u for u in relevant}
+
+        def find(u):
+            while parent[u] != u:
+                parent[u] = parent[parent[u]]
+                u = parent[u]
+            return u
+
+        def union(a, b):
+            parent[find(a)] = find(b)
+
+        for u in relevant:
+            for w in cont_parents[u]:
+                if w in relevant:
+                    union(u, w)
+        hidden_parents = {o: [u for u in cont_parents[o] if u in relevant] for o in observed}
+        for o in observed:
+            for u in hidden_parents[o][1:]:
+                union(hidden_parents[o][0], u)
+        groups: dict[str, list[str]] = {}
+        for u in relevant:
+            groups.setdefault(find(u), []).append(u)
+        for o in observed:
+            if hidden_parents[o]:
+                groups[find(hidden_parents[o][0])].append(o)
+            else:
+                groups[o] = [o]
+        order = {v: k for k, v in enumerate(network.continuous)}
+        self.components = [sorted(g, key=order.__getitem__) for g in groups.values()]
+        self.observed = observed_set
+
+    def factors(self, values: dict, rows: np.ndarray):
+        """``(scope, table)`` per component, and the sum of the tables' log-scales per row.
+
+        Each table has shape ``(n_rows, *arities)``, scaled so each row's largest entry is 1.
+        """
+        offset = np.zeros(len(rows))
+        out = []
+        for members in self.components:
+            scope, log_density = self._log_density(members, values, rows)
+            top = log_density.max(axis=1)
+            offset += top
+            table = np.exp(log_density - top[:, None])
+            arities = [self.network.discrete_part.arities[d] for d in scope]
+            out.append((tuple(scope), table.reshape(len(rows), *arities)))
+        return out, offset
+
+    def _log_density(self, members: list[str], values: dict, rows: np.ndarray):
+        """The log-density of the component's observed values, ``(n_rows, n_configs)``.
+
+        One column per configuration of its nodes' discrete parents (C order).
+        """
+        net = self.network
+        arities = net.discrete_part.arities
+        position = {v: k for k, v in enumerate(members)}
+        scope = sorted(
+            {d for v in members for d in net._discrete_parents[v]},
+            key=net.discrete_part.nodes.index,
+        )
+        shape = tuple(arities[d] for d in scope)
+        n_configs = int(np.prod(shape, dtype=np.int64))
+        m, n = len(members), len(rows)
+        check_allocation(
+            8.0 * n_configs * (n * (m + 2) + 3 * m * m),
+            f"The density of the observed continuous values of {members[:4]} over "
+            f"{n_configs:,} configurations of {scope[:6]} and {n} evidence row(s)",
+            "observe fewer continuous nodes at once, or leave out the evidence on the "
+            "continuous nodes with many discrete ancestors",
+        )
+        grid = np.indices(shape).reshape(len(shape), n_configs) if shape else None
+        B = np.zeros((n_configs, m, m))
+        a = np.zeros((n_configs, n, m))
+        noise = np.zeros((n_configs, m))
+        for v in members:
+            b0, beta, var = net._tables[v]
+            disc = net._discrete_parents[v]
+            if disc:
+                codes = tuple(grid[scope.index(d)] for d in disc)
+                config = np.ravel_multi_index(codes, b0.shape)
+            else:
+                config = np.zeros(n_configs, dtype=np.intp)
+            flat_beta = beta.reshape(b0.size, beta.shape[-1])
+            j = position[v]
+            a[:, :, j] = b0.reshape(-1)[config][:, None]
+            noise[:, j] = var.reshape(-1)[config]
+            for k, u in enumerate(net._continuous_parents[v]):
+                weight = flat_beta[config, k]
+                if u in position:
+                    B[:, j, position[u]] = weight
+                else:  # an observed parent outside the component: its value is fixed
+                    a[:, :, j] += weight[:, None] * values[u][rows][None, :]
+        # members are in a topological order, so I - B is unit lower triangular
+        M = np.linalg.inv(np.eye(m)[None] - B)
+        mean = np.einsum("cij,cnj->cni", M, a)
+        cov = np.einsum("cij,cj,ckj->cik", M, noise, M)
+        seen = [position[v] for v in members if v in self.observed]
+        k = len(seen)
+        cov_o = cov[np.ix_(np.arange(n_configs), seen, seen)]
+        x = np.stack([values[members[j]][rows] for j in seen], axis=1)  # (n, k)
+        residual = x[None, :, :] - mean[:, :, seen]
+        _, logdet = np.linalg.slogdet(cov_o)
+        quad = np.einsum("cni,cij,cnj->cn", residual, np.linalg.inv(cov_o), residual)
+        log_density = -0.5 * (k * _LOG_2PI + logdet[:, None] + quad)
+        return scope, log_density.T
+
+
+def _eliminate(network, keep: list[str], evidence, soft_evidence):
+    """``P(keep, e)`` per row, and whether the evidence is a batch.
+
+    (values, log_scale) as the discrete elimination gives them, the continuous densities'
+    scales included in ``log_scale``.
+    """
+    discrete, values, n, batched = _split_evidence(network, evidence)
+    part = network.discrete_part
+    lam, _, _ = _likelihoods(part, discrete, soft_evidence)
+    names = list(values)
+    seen = (
+        np.column_stack([~np.isnan(values[v]) for v in names])
+        if names
+        else np.zeros((n, 0), dtype=bool)
+    )
+    patterns, which = np.unique(seen, axis=0, return_inverse=True)
+    which = np.asarray(which).reshape(-1)
+    out_values, out_scale = None, np.zeros(n)
+    for p, pattern in enumerate(patterns):
+        rows = np.flatnonzero(which == p)
+        observed = [v for v, flag in zip(names, pattern) if flag]
+        components = _Components(network, observed)
+        extra, offset = components.factors(values, rows)
+        lam_rows = {v: t[rows] for v, t in lam.items()}
+        relevant = _ancestral_set(
+            part, list(keep) + list(lam_rows) + [d for s, _ in extra for d in s]
+        )
+        index, arities, factors = network_factors(part, relevant, lam_rows)
+        factors += [(tuple(index[d] for d in scope), table) for scope, table in extra]
+        factors.append(((), np.ones(len(rows))))
+        kept = tuple(index[v] for v in keep)
+        gone = [index[v] for v in relevant if v not in keep]
+        order, cells = elimination_order([s for s, _ in factors], gone, arities, "min-fill")
+        check_allocation(
+            float(_CELL_BYTES) * cells * len(rows),
+            f"Variable elimination for {keep[:4]} over {len(rows)} evidence row(s) (largest "
+            f"factor {cells:,} cells a row)",
+            "query fewer targets jointly, or pass fewer evidence rows at a time",
+        )
+        got, log_scale = sum_out(factors, order, kept)
+        got = np.asarray(got, dtype=np.float64).reshape(len(rows), -1)
+        if out_values is None:
+            out_values = np.zeros((n, got.shape[1]))
+        out_values[rows] = got
+        out_scale[rows] = log_scale + offset
+    return out_values, out_scale, batched
+
+
+def _continuous_targets(network, names: list[str]) -> None:
+    continuous = [v for v in names if v in set(network.continuous)]
+    if continuous:
+        raise ValueError(
+            f"query on a conditional-Gaussian network answers discrete targets; {continuous} "
+            "are continuous (their posterior, a mixture of normals, is not built). Ask for "
+            "their discrete parents instead."
+        )
+
+
+def cg_query(
+    network,
+    targets,
+    evidence=None,
+    *,
+    soft_evidence: Mapping[str, Sequence[float]] | None = None,
+    joint: bool = False,
+):
+    """Posteriors of discrete ``targets``; see :func:`skbn.inference.query`."""
+    names = [targets] if isinstance(targets, str) else [str(v) for v in targets]
+    _continuous_targets(network, names)
+    names = _targets(network.discrete_part, names)
+    states = network.discrete_part.states
+    groups = [names] if joint else [[v] for v in names]
+    results = {}
+    for keep in groups:
+        values, log_scale, batched = _eliminate(network, keep, evidence, soft_evidence)
+        total = values.sum(axis=1)
+        impossible = ~(total > 0) | ~np.isfinite(log_scale)
+        if impossible.any() and not batched:
+            raise ValueError(
+                "The evidence has probability 0 under the network, so no posterior is defined."
+            )
+        with np.errstate(invalid="ignore", divide="ignore"):
+            probs = values / total[:, None]
+        probs[impossible] = np.nan
+        if len(keep) == 1:
+            columns = pd.Index(list(states[keep[0]]), name=keep[0])
+        else:
+            columns = pd.MultiIndex.from_product([list(states[v]) for v in keep], names=keep)
+        if batched:
+            out = pd.DataFrame(probs, index=evidence.index, columns=columns)
+        else:
+            out = pd.Series(probs[0], index=columns, name="probability")
+        results[keep[0] if len(keep) == 1 else tuple(keep)] = out
+    if joint or isinstance(targets, str):
+        return next(iter(results.values()))
+    return results
+
+
+def cg_evidence_probability(
+    network,
+    evidence,
+    *,
+    soft_evidence: Mapping[str, Sequence[float]] | None = None,
+    log: bool = False,
+):
+    """The probability (density, where continuous values are observed) of the evidence."""
+    values, log_scale, batched = _eliminate(network, [], evidence, soft_evidence)
+    total = values.reshape(len(values), -1).sum(axis=1)
+    with np.errstate(divide="ignore"):
+        logp = np.where(total > 0, np.log(np.where(total > 0, total, 1.0)) + log_scale, -np.inf)
+    out = logp if log else np.exp(logp)
+    return out if batched else float(out[0])
