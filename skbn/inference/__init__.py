@@ -3,8 +3,9 @@
 
 * :func:`query`: exact posteriors ``P(targets | evidence)`` of a discrete network (by
   variable elimination, one evidence row or a DataFrame of rows at once, hard and soft
-  evidence), of a linear-Gaussian one (the conditional of its joint normal), or of the
-  discrete nodes of a conditional-Gaussian one (continuous values as evidence).
+  evidence), of a linear-Gaussian one (the conditional of its joint normal), or of a
+  conditional-Gaussian one (continuous values as evidence; a continuous target's posterior
+  is a :class:`MixturePosterior`).
 * :func:`evidence_probability`: ``P(evidence)`` of a discrete or conditional-Gaussian
   network, per evidence row.
 * :func:`mpe`: the most probable explanation (the joint argmax of every node) given the
@@ -21,7 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from skbn.inference._conditional_gaussian import cg_evidence_probability, cg_query
+from skbn.inference._conditional_gaussian import (
+    MixturePosterior,
+    cg_evidence_probability,
+    cg_query,
+)
 from skbn.inference._discrete import discrete_evidence_probability, discrete_query
 from skbn.inference._gaussian import GaussianPosterior, gaussian_query
 from skbn.inference._intervention import intervene, total_effect
@@ -32,6 +37,7 @@ from skbn.network._mixed import ConditionalGaussianNetwork
 
 __all__ = [
     "GaussianPosterior",
+    "MixturePosterior",
     "evidence_probability",
     "intervene",
     "map_query",
@@ -56,7 +62,7 @@ def query(
     network : DiscreteBayesianNetwork, LinearGaussianNetwork or ConditionalGaussianNetwork
         E.g. a learner's ``network_`` or :func:`skbn.datasets.load_network`.
     targets : str or list of str
-        The nodes asked about (discrete ones, on a conditional-Gaussian network).
+        The nodes asked about.
     evidence : dict, DataFrame or None, default=None
         What is observed: ``{node: state}`` for one case (a number for a Gaussian node), or
         a DataFrame with one row per case and a column per observed node, where a missing
@@ -77,7 +83,9 @@ def query(
         those by target; with ``joint=True`` one Series or DataFrame over the targets'
         joint states (a MultiIndex). A batch row whose evidence has probability 0 is NaN;
         a single case raises. Gaussian: a :class:`GaussianPosterior` (``mean``,
-        ``covariance``, ``std``).
+        ``covariance``, ``std``). A continuous node of a conditional-Gaussian network: a
+        :class:`MixturePosterior` (one case), or a DataFrame with columns ``mean``, ``std``
+        and ``mixture`` (a batch).
 
     Raises
     ------

@@ -19,9 +19,11 @@ discrete parents, which is checked before anything is allocated.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import scipy.stats
 
 from skbn.inference._discrete import (
     _CELL_BYTES,
@@ -33,7 +35,7 @@ from skbn.inference._discrete import (
 from skbn.inference._elimination import elimination_order, sum_out
 from skbn.utils._memory import check_allocation
 
-__all__ = ["cg_evidence_probability", "cg_query"]
+__all__ = ["MixturePosterior", "cg_evidence_probability", "cg_query"]
 
 _LOG_2PI = float(np.log(2 * np.pi))
 
@@ -93,13 +95,16 @@ def _split_evidence(network, evidence):
 class _Components:
     """The factors that the observed continuous values of one pattern add."""
 
-    def __init__(self, network, observed: list[str]):
+    def __init__(self, network, observed: list[str], target: str | None = None):
         self.network = network
         cont_parents = network._continuous_parents
         observed_set = set(observed)
-        # unobserved continuous ancestors of an observed node (the others are barren)
+        # unobserved continuous ancestors of an observed node (the others are barren), and
+        # an unobserved continuous target with its unobserved ancestors
         relevant: set[str] = set()
         stack = [u for o in observed for u in cont_parents[o] if u not in observed_set]
+        if target is not None and target not in observed_set:
+            stack.append(target)
         while stack:
             u = stack.pop()
             if u in relevant:
@@ -136,6 +141,7 @@ class _Components:
         order = {v: k for k, v in enumerate(network.continuous)}
         self.components = [sorted(g, key=order.__getitem__) for g in groups.values()]
         self.observed = observed_set
+        self.target = target
 
     def factors(self, values: dict, rows: np.ndarray):
         """``(scope, table)`` per component, and the sum of the tables' log-scales per row.
@@ -153,18 +159,22 @@ class _Components:
             out.append((tuple(scope), table.reshape(len(rows), *arities)))
         return out, offset
 
-    def _log_density(self, members: list[str], values: dict, rows: np.ndarray):
-        """The log-density of the component's observed values, ``(n_rows, n_configs)``.
+    def _scope(self, members: list[str]) -> list[str]:
+        net = self.network
+        return sorted(
+            {d for v in members for d in net._discrete_parents[v]},
+            key=net.discrete_part.nodes.index,
+        )
 
-        One column per configuration of its nodes' discrete parents (C order).
+    def _moments(self, members: list[str], values: dict, rows: np.ndarray):
+        """Mean ``(n_configs, n_rows, m)`` and covariance ``(n_configs, m, m)`` of members.
+
+        One per configuration of their discrete parents (C order).
         """
         net = self.network
         arities = net.discrete_part.arities
         position = {v: k for k, v in enumerate(members)}
-        scope = sorted(
-            {d for v in members for d in net._discrete_parents[v]},
-            key=net.discrete_part.nodes.index,
-        )
+        scope = self._scope(members)
         shape = tuple(arities[d] for d in scope)
         n_configs = int(np.prod(shape, dtype=np.int64))
         m, n = len(members), len(rows)
@@ -201,15 +211,81 @@ class _Components:
         M = np.linalg.inv(np.eye(m)[None] - B)
         mean = np.einsum("cij,cnj->cni", M, a)
         cov = np.einsum("cij,cj,ckj->cik", M, noise, M)
-        seen = [position[v] for v in members if v in self.observed]
+        return scope, mean, cov
+
+    def _log_density(self, members: list[str], values: dict, rows: np.ndarray):
+        """The log-density of the component's observed values, ``(n_rows, n_configs)``.
+
+        One column per configuration of its nodes' discrete parents (C order); zeros for a
+        component that observes nothing (a target's alone).
+        """
+        seen = [j for j, v in enumerate(members) if v in self.observed]
+        if not seen:
+            scope = self._scope(members)
+            size = int(np.prod([self.network.discrete_part.arities[d] for d in scope]))
+            return scope, np.zeros((len(rows), size))
+        scope, mean, cov = self._moments(members, values, rows)
         k = len(seen)
-        cov_o = cov[np.ix_(np.arange(n_configs), seen, seen)]
+        cov_o = cov[:, seen][:, :, seen]
         x = np.stack([values[members[j]][rows] for j in seen], axis=1)  # (n, k)
         residual = x[None, :, :] - mean[:, :, seen]
         _, logdet = np.linalg.slogdet(cov_o)
         quad = np.einsum("cni,cij,cnj->cn", residual, np.linalg.inv(cov_o), residual)
         log_density = -0.5 * (k * _LOG_2PI + logdet[:, None] + quad)
         return scope, log_density.T
+
+    def target_moments(self, values: dict, rows: np.ndarray):
+        """The target's mean ``(n_rows, n_configs)`` and variance ``(n_configs,)``.
+
+        Given its component's observed values, per configuration of the component's
+        discrete parents (returned first).
+        """
+        members = next(c for c in self.components if self.target in c)
+        scope, mean, cov = self._moments(members, values, rows)
+        t = members.index(self.target)
+        seen = [j for j, v in enumerate(members) if v in self.observed]
+        if not seen:
+            return scope, mean[:, :, t].T, cov[:, t, t]
+        cov_o = cov[:, seen][:, :, seen]
+        x = np.stack([values[members[j]][rows] for j in seen], axis=1)
+        residual = x[None, :, :] - mean[:, :, seen]
+        gain = np.linalg.solve(cov_o, cov[:, seen, t][..., None])[..., 0]  # (C, k)
+        cond_mean = mean[:, :, t] + np.einsum("cni,ci->cn", residual, gain)
+        cond_var = cov[:, t, t] - np.einsum("ci,ci->c", cov[:, t, seen], gain)
+        return scope, cond_mean.T, np.maximum(cond_var, 0.0)
+
+
+def _patterns(values: dict, n: int):
+    """The rows grouped by which continuous nodes they observe: (rows, observed nodes)."""
+    names = list(values)
+    seen = (
+        np.column_stack([~np.isnan(values[v]) for v in names])
+        if names
+        else np.zeros((n, 0), dtype=bool)
+    )
+    patterns, which = np.unique(seen, axis=0, return_inverse=True)
+    which = np.asarray(which).reshape(-1)
+    for p, pattern in enumerate(patterns):
+        yield np.flatnonzero(which == p), [v for v, flag in zip(names, pattern) if flag]
+
+
+def _joint(part, keep: list[str], lam_rows: dict, extra: list, n_rows: int):
+    """``P(keep, e)`` for the rows of one pattern: (values ``(n_rows, cells)``, log_scale)."""
+    relevant = _ancestral_set(part, list(keep) + list(lam_rows) + [d for s, _ in extra for d in s])
+    index, arities, factors = network_factors(part, relevant, lam_rows)
+    factors += [(tuple(index[d] for d in scope), table) for scope, table in extra]
+    factors.append(((), np.ones(n_rows)))
+    kept = tuple(index[v] for v in keep)
+    gone = [index[v] for v in relevant if v not in keep]
+    order, cells = elimination_order([s for s, _ in factors], gone, arities, "min-fill")
+    check_allocation(
+        float(_CELL_BYTES) * cells * n_rows,
+        f"Variable elimination for {keep[:4]} over {n_rows} evidence row(s) (largest "
+        f"factor {cells:,} cells a row)",
+        "query fewer targets jointly, or pass fewer evidence rows at a time",
+    )
+    got, log_scale = sum_out(factors, order, kept)
+    return np.asarray(got, dtype=np.float64).reshape(n_rows, -1), log_scale
 
 
 def _eliminate(network, keep: list[str], evidence, soft_evidence):
@@ -221,38 +297,11 @@ def _eliminate(network, keep: list[str], evidence, soft_evidence):
     discrete, values, n, batched = _split_evidence(network, evidence)
     part = network.discrete_part
     lam, _, _ = _likelihoods(part, discrete, soft_evidence)
-    names = list(values)
-    seen = (
-        np.column_stack([~np.isnan(values[v]) for v in names])
-        if names
-        else np.zeros((n, 0), dtype=bool)
-    )
-    patterns, which = np.unique(seen, axis=0, return_inverse=True)
-    which = np.asarray(which).reshape(-1)
     out_values, out_scale = None, np.zeros(n)
-    for p, pattern in enumerate(patterns):
-        rows = np.flatnonzero(which == p)
-        observed = [v for v, flag in zip(names, pattern) if flag]
-        components = _Components(network, observed)
-        extra, offset = components.factors(values, rows)
+    for rows, observed in _patterns(values, n):
+        extra, offset = _Components(network, observed).factors(values, rows)
         lam_rows = {v: t[rows] for v, t in lam.items()}
-        relevant = _ancestral_set(
-            part, list(keep) + list(lam_rows) + [d for s, _ in extra for d in s]
-        )
-        index, arities, factors = network_factors(part, relevant, lam_rows)
-        factors += [(tuple(index[d] for d in scope), table) for scope, table in extra]
-        factors.append(((), np.ones(len(rows))))
-        kept = tuple(index[v] for v in keep)
-        gone = [index[v] for v in relevant if v not in keep]
-        order, cells = elimination_order([s for s, _ in factors], gone, arities, "min-fill")
-        check_allocation(
-            float(_CELL_BYTES) * cells * len(rows),
-            f"Variable elimination for {keep[:4]} over {len(rows)} evidence row(s) (largest "
-            f"factor {cells:,} cells a row)",
-            "query fewer targets jointly, or pass fewer evidence rows at a time",
-        )
-        got, log_scale = sum_out(factors, order, kept)
-        got = np.asarray(got, dtype=np.float64).reshape(len(rows), -1)
+        got, log_scale = _joint(part, keep, lam_rows, extra, len(rows))
         if out_values is None:
             out_values = np.zeros((n, got.shape[1]))
         out_values[rows] = got
@@ -260,14 +309,146 @@ def _eliminate(network, keep: list[str], evidence, soft_evidence):
     return out_values, out_scale, batched
 
 
-def _continuous_targets(network, names: list[str]) -> None:
-    continuous = [v for v in names if v in set(network.continuous)]
-    if continuous:
-        raise ValueError(
-            f"query on a conditional-Gaussian network answers discrete targets; {continuous} "
-            "are continuous (their posterior, a mixture of normals, is not built). Ask for "
-            "their discrete parents instead."
+@dataclass(frozen=True)
+class MixturePosterior:
+    """The posterior of a continuous node of a conditional-Gaussian network.
+
+    A mixture of normals, one per configuration of the discrete parents of the node's
+    component (the unobserved continuous nodes it is joined to, and the observed ones
+    below them), weighted by that configuration's posterior probability.
+
+    Parameters
+    ----------
+    weights, means, variances : ndarray of shape (n_components,)
+        Each normal's posterior weight (they sum to one), mean and variance (0 for an
+        observed node, whose posterior is its value).
+    components : pandas.Index
+        The configuration of each normal (a MultiIndex over the discrete parents, or one
+        entry when there are none).
+
+    Examples
+    --------
+    >>> post = MixturePosterior(np.array([0.25, 0.75]), np.array([0.0, 2.0]),
+    ...                         np.array([1.0, 1.0]), pd.Index(["no", "yes"], name="s"))
+    >>> post.mean, post.variance
+    (1.5, 1.75)
+    """
+
+    weights: np.ndarray
+    means: np.ndarray
+    variances: np.ndarray
+    components: pd.Index
+
+    @property
+    def mean(self) -> float:
+        """The mixture's mean."""
+        return float(self.weights @ self.means)
+
+    @property
+    def variance(self) -> float:
+        """The mixture's variance (within and between its normals)."""
+        second = self.weights @ (self.variances + self.means**2)
+        return float(max(second - self.mean**2, 0.0))
+
+    @property
+    def std(self) -> float:
+        """The mixture's standard deviation."""
+        return float(np.sqrt(self.variance))
+
+    def pdf(self, x) -> np.ndarray:
+        """The posterior density at ``x`` (every variance must be positive).
+
+        Parameters
+        ----------
+        x : float or array-like
+            Values of the node.
+
+        Returns
+        -------
+        ndarray
+            The density at each value, of ``x``'s shape.
+        """
+        x = np.asarray(x, dtype=np.float64)[..., None]
+        each = scipy.stats.norm.pdf(x, self.means, np.sqrt(self.variances))
+        return (self.weights * each).sum(axis=-1)
+
+    def cdf(self, x) -> np.ndarray:
+        """The posterior probability of a value at most ``x``.
+
+        Parameters
+        ----------
+        x : float or array-like
+            Values of the node.
+
+        Returns
+        -------
+        ndarray
+            The probability at each value, of ``x``'s shape.
+        """
+        x = np.asarray(x, dtype=np.float64)[..., None]
+        sd = np.sqrt(self.variances)
+        spread = scipy.stats.norm.cdf(x, self.means, np.where(sd > 0, sd, 1.0))
+        each = np.where(sd > 0, spread, (x >= self.means).astype(float))
+        return (self.weights * each).sum(axis=-1)
+
+    def __repr__(self) -> str:
+        return (
+            f"MixturePosterior(mean={self.mean:.6g}, std={self.std:.6g}, "
+            f"n_components={len(self.weights)})"
         )
+
+    def frame(self) -> pd.DataFrame:
+        """The normals as a table: weight, mean and standard deviation per configuration.
+
+        Returns
+        -------
+        DataFrame
+            Indexed by ``components``.
+        """
+        return pd.DataFrame(
+            {"weight": self.weights, "mean": self.means, "std": np.sqrt(self.variances)},
+            index=self.components,
+        )
+
+
+def _continuous_posterior(network, target: str, evidence, soft_evidence):
+    """The mixture posterior of ``target`` per evidence row (a frame for a batch)."""
+    discrete, values, n, batched = _split_evidence(network, evidence)
+    part = network.discrete_part
+    lam, _, _ = _likelihoods(part, discrete, soft_evidence)
+    out = [None] * n
+    for rows, observed in _patterns(values, n):
+        if target in observed:
+            for r in rows:
+                out[r] = MixturePosterior(
+                    np.ones(1), np.array([values[target][r]]), np.zeros(1), pd.Index([()])
+                )
+            continue
+        components = _Components(network, observed, target)
+        extra, _ = components.factors(values, rows)
+        scope, means, variances = components.target_moments(values, rows)
+        lam_rows = {v: t[rows] for v, t in lam.items()}
+        weights, log_scale = _joint(part, scope, lam_rows, extra, len(rows))
+        total = weights.sum(axis=1)
+        impossible = ~(total > 0) | ~np.isfinite(log_scale)
+        if impossible.any() and not batched:
+            raise ValueError(
+                "The evidence has probability 0 under the network, so no posterior is defined."
+            )
+        with np.errstate(invalid="ignore", divide="ignore"):
+            weights = weights / total[:, None]
+        if scope:
+            index = pd.MultiIndex.from_product([list(part.states[d]) for d in scope], names=scope)
+        else:
+            index = pd.Index([()])
+        for k, r in enumerate(rows):
+            out[r] = MixturePosterior(weights[k], means[k], variances, index)
+    if not batched:
+        return out[0]
+    return pd.DataFrame(
+        {"mean": [m.mean for m in out], "std": [m.std for m in out], "mixture": out},
+        index=evidence.index,
+    )
 
 
 def cg_query(
@@ -278,14 +459,23 @@ def cg_query(
     soft_evidence: Mapping[str, Sequence[float]] | None = None,
     joint: bool = False,
 ):
-    """Posteriors of discrete ``targets``; see :func:`skbn.inference.query`."""
+    """Posteriors of ``targets``; see :func:`skbn.inference.query`."""
     names = [targets] if isinstance(targets, str) else [str(v) for v in targets]
-    _continuous_targets(network, names)
-    names = _targets(network.discrete_part, names)
+    continuous = [v for v in names if v in set(network.continuous)]
+    if continuous and joint:
+        raise ValueError(
+            f"joint=True answers discrete targets; {continuous} are continuous (ask for each "
+            "alone: its posterior is a mixture of normals)."
+        )
+    if len(set(names)) != len(names):
+        raise ValueError(f"targets names a node twice: {names}.")
+    results = {v: _continuous_posterior(network, v, evidence, soft_evidence) for v in continuous}
+    names = [v for v in names if v not in results]
+    if names:
+        names = _targets(network.discrete_part, names)
     states = network.discrete_part.states
     groups = [names] if joint else [[v] for v in names]
-    results = {}
-    for keep in groups:
+    for keep in (g for g in groups if g):
         values, log_scale, batched = _eliminate(network, keep, evidence, soft_evidence)
         total = values.sum(axis=1)
         impossible = ~(total > 0) | ~np.isfinite(log_scale)
@@ -307,7 +497,7 @@ def cg_query(
         results[keep[0] if len(keep) == 1 else tuple(keep)] = out
     if joint or isinstance(targets, str):
         return next(iter(results.values()))
-    return results
+    return {str(v): results[str(v)] for v in targets}
 
 
 def cg_evidence_probability(

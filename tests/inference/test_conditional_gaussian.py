@@ -96,6 +96,63 @@ def test_posteriors_and_evidence_probability_equal_brute_force(name, fraction, s
     assert checked > 60
 
 
+def _brute_force_continuous(cg, target, discrete_evidence: dict, continuous_evidence: dict):
+    """Mean and variance of a continuous target's posterior, summed over every
+    discrete configuration of the full joint normal conditioned on the observed values."""
+    part = cg.discrete_part
+    nodes = part.nodes
+    seen = [v for v in cg.continuous if v in continuous_evidence]
+    pos = [cg.continuous.index(v) for v in seen]
+    t = cg.continuous.index(target)
+    x = np.array([continuous_evidence[v] for v in seen])
+    weights, means, variances = [], [], []
+    for combo in itertools.product(*(range(part.arities[v]) for v in nodes)):
+        codes = dict(zip(nodes, combo))
+        if any(part.states[v][codes[v]] != s for v, s in discrete_evidence.items()):
+            continue
+        p = 1.0
+        for v in nodes:
+            p *= part.cpts[v][tuple(codes[u] for u in part.parents[v]) + (codes[v],)]
+        mean, cov = _joint_gaussian(cg, codes)
+        mu, var = mean[t], cov[t, t]
+        if seen:
+            S = cov[np.ix_(pos, pos)]
+            p *= multivariate_normal(mean[pos], S).pdf(x)
+            gain = np.linalg.solve(S, cov[pos, t])
+            mu, var = mu + gain @ (x - mean[pos]), var - cov[t, pos] @ gain
+        weights.append(p)
+        means.append(mu)
+        variances.append(var)
+    w = np.array(weights) / np.sum(weights)
+    m = w @ np.array(means)
+    return m, w @ (np.array(variances) + np.array(means) ** 2) - m**2
+
+
+@pytest.mark.parametrize("name, fraction, seed", CASES[:3])
+def test_continuous_posteriors_equal_brute_force(name, fraction, seed):
+    cg = make_conditional_gaussian(load_network(name), fraction, random_state=seed)
+    rng = np.random.default_rng(seed + 10)
+    sample = cg.sample(25, random_state=seed + 10)
+    checked = 0
+    for r in range(25):
+        row = sample.iloc[r]
+        disc = {v: row[v] for v in cg.discrete_part.nodes if rng.random() < 0.3}
+        cont = {v: float(row[v]) for v in cg.continuous if rng.random() < 0.5}
+        for target in cg.continuous:
+            if target in cont:
+                continue
+            post = query(cg, target, {**disc, **cont})
+            mean, var = _brute_force_continuous(cg, target, disc, cont)
+            assert post.mean == pytest.approx(mean, rel=1e-9, abs=1e-12)
+            assert post.variance == pytest.approx(var, rel=1e-8)
+            assert post.weights.sum() == pytest.approx(1.0)
+            grid = np.linspace(mean - 3 * np.sqrt(var), mean + 3 * np.sqrt(var), 7)
+            density = post.pdf(grid)
+            assert np.all(density > 0) and np.all(np.diff(post.cdf(grid)) > 0)
+            checked += 1
+    assert checked > 15
+
+
 def test_a_batch_equals_its_rows_and_a_joint_posterior_its_cells():
     cg = make_conditional_gaussian(load_network("sachs"), 0.45, random_state=2)
     sample = cg.sample(30, random_state=5).reset_index(drop=True)
@@ -109,6 +166,12 @@ def test_a_batch_equals_its_rows_and_a_joint_posterior_its_cells():
         case = {v: frame.at[r, v] for v in frame.columns if not pd.isna(frame.at[r, v])}
         np.testing.assert_allclose(batch.iloc[r].to_numpy(), query(cg, target, case).to_numpy())
         assert probs[r] == pytest.approx(evidence_probability(cg, case), rel=1e-12)
+    cont = query(cg, "Akt", frame)
+    for r in range(len(frame)):
+        case = {v: frame.at[r, v] for v in frame.columns if not pd.isna(frame.at[r, v])}
+        single = query(cg, "Akt", case)
+        assert cont.at[r, "mean"] == pytest.approx(single.mean, rel=1e-12)
+        assert cont.at[r, "std"] == pytest.approx(single.std, rel=1e-12)
     a, b = cg.discrete_part.nodes[:2]
     joint = query(cg, [a, b], frame.iloc[:1], joint=True).iloc[0]
     single = query(cg, a, frame.iloc[:1]).iloc[0]
@@ -147,7 +210,7 @@ def test_evidence_on_continuous_nodes_moves_the_discrete_posterior():
 def test_bad_questions_are_refused_by_name():
     cg = make_conditional_gaussian(load_network("asia"), 0.25, random_state=0)
     with pytest.raises(ValueError, match=r"\['xray'\] are continuous"):
-        query(cg, "xray", {})
+        query(cg, ["xray", "lung"], {}, joint=True)
     with pytest.raises(ValueError, match="must be numbers"):
         query(cg, "lung", {"dysp": "high"})
     with pytest.raises(ValueError, match="does not have"):
