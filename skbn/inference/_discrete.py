@@ -11,6 +11,8 @@ their tables sum to one.
 
 from __future__ import annotations
 
+import functools
+import weakref
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -152,6 +154,12 @@ def network_factors(network, nodes: list[str], lam: dict, fixed: dict | None = N
     return index, arities, factors
 
 
+@functools.lru_cache(maxsize=4096)
+def _state_index(node: str, states: tuple) -> pd.Index:
+    """The labelled index of a node's states (pandas indexes are immutable, so shared)."""
+    return pd.Index(list(states), name=node)
+
+
 def _ancestral_set(network, nodes) -> list[str]:
     seen: set[str] = set()
     stack = list(nodes)
@@ -169,8 +177,14 @@ def _ancestral_set(network, nodes) -> list[str]:
 _BATCH_BYTES = 2**28
 
 
+#: Elimination orders already found, per network: they depend on the network's structure,
+#: the targets, the observed nodes and the ones fixed by one case's evidence, not on the
+#: states observed, so repeated questions of one kind skip the min-fill search.
+_ORDERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MAX_ORDERS = 256
+
+
 def _plan(network, keep: list[str], lam: dict, n: int):
-    relevant = _ancestral_set(network, list(keep) + list(lam))
     # one case's hard evidence on a non-target is a fixed state: slice it out of the tables
     # rather than eliminate it (fewer variables, smaller factors)
     fixed = {}
@@ -179,11 +193,20 @@ def _plan(network, keep: list[str], lam: dict, n: int):
             row = table[0]
             if v not in keep and np.count_nonzero(row) == 1 and row.max() == 1.0:
                 fixed[v] = int(np.argmax(row))
-    index, arities, factors = network_factors(network, relevant, lam, fixed)
-    fixed = {index[v]: state for v, state in fixed.items()}
+    key = (tuple(keep), tuple(sorted(lam)), tuple(sorted(fixed)))
+    cache = _ORDERS.setdefault(network, {})
+    if key in cache:
+        relevant, order, cells = cache[key]
+        index, arities, factors = network_factors(network, relevant, lam, fixed)
+    else:
+        relevant = _ancestral_set(network, list(keep) + list(lam))
+        index, arities, factors = network_factors(network, relevant, lam, fixed)
+        gone = [index[v] for v in relevant if v not in keep and v not in fixed]
+        order, cells = elimination_order([s for s, _ in factors], gone, arities, "min-fill")
+        if len(cache) >= _MAX_ORDERS:
+            cache.clear()
+        cache[key] = (relevant, order, cells)
     kept = tuple(index[v] for v in keep)
-    gone = [index[v] for v in relevant if v not in keep and index[v] not in fixed]
-    order, cells = elimination_order([s for s, _ in factors], gone, arities, "min-fill")
     cells = max(cells, int(np.prod([arities[k] for k in kept], dtype=np.int64)))
     return factors, order, kept, cells
 
@@ -277,7 +300,7 @@ def discrete_query(
             probs = values / total[:, None]
         probs[impossible] = np.nan
         if len(keep) == 1:
-            columns = pd.Index(list(network.states[keep[0]]), name=keep[0])
+            columns = _state_index(keep[0], network.states[keep[0]])
         else:
             columns = pd.MultiIndex.from_product(
                 [list(network.states[v]) for v in keep], names=keep
