@@ -21,6 +21,7 @@ from skbn.causal import (
     ida,
     is_adjustment_set,
     is_amenable,
+    joint_ida,
     proper_causal_nodes,
 )
 from skbn.datasets import make_erdos_renyi_dag
@@ -371,6 +372,73 @@ def test_ida_on_a_dag_gives_one_effect_and_on_a_complete_cpdag_one_per_order():
     assert abs(effect - 1.5) < 0.1
     complete = nx.DiGraph(list(dag.edges()) + [(v, u) for u, v in dag.edges()])
     assert len(ida(data, complete, "x", "y")) == 4  # no parent, a, y, or both
+
+
+def _exact_sample(cov, nodes, n=60, seed=0):
+    """Rows whose sample covariance is exactly ``cov`` (centred, whitened, then coloured)."""
+    Z = np.random.default_rng(seed).standard_normal((n, len(nodes)))
+    Z -= Z.mean(axis=0)
+    Z = Z @ np.linalg.inv(np.linalg.cholesky(np.cov(Z, rowvar=False))).T
+    return pd.DataFrame(Z @ np.linalg.cholesky(cov).T, columns=nodes)
+
+
+def _joint_effects_in(dag, nodes, cov, treatments, y):
+    """The joint effects in one DAG: its regression SEM on cov, the treatments' rows cut."""
+    B = np.zeros((len(nodes), len(nodes)))
+    for v in dag:
+        pa = [nodes.index(u) for u in dag.predecessors(v)]
+        if pa and v not in treatments:
+            j = nodes.index(v)
+            B[j, pa] = np.linalg.solve(cov[np.ix_(pa, pa)], cov[pa, j])
+    T = np.linalg.inv(np.eye(len(nodes)) - B)
+    return [T[nodes.index(y), nodes.index(x)] for x in treatments]
+
+
+def test_joint_ida_gives_the_joint_effects_of_the_dags_in_the_class():
+    # the global method: every DAG of the class, its regression SEM, the treatments cut
+    # from their parents; the distinct rows must be joint IDA's, and the true DAG's (from
+    # the true weights) among them
+    checked = several = 0
+    rng = np.random.default_rng(4)
+    for seed in range(40):
+        dag, nodes, net, cov = _random_sem(7, 9, seed)
+        cpdag = dag_to_cpdag(dag)
+        data = _exact_sample(cov, nodes, seed=seed)
+        dags = list(_dags_of(cpdag))
+        for _ in range(4):
+            chosen = rng.choice(nodes, size=3, replace=False).tolist()
+            treatments, y = chosen[:2], chosen[2]
+            local = joint_ida(data, cpdag, treatments, y)
+            global_ = np.unique(
+                np.round([_joint_effects_in(d, nodes, cov, treatments, y) for d in dags], 9),
+                axis=0,
+            )
+            got = np.unique(local.round(9), axis=0)
+            assert got.shape == global_.shape and np.allclose(got, global_), (seed, chosen)
+            # the true joint effect: the SEM's own weights (rows of B are children), the
+            # treatments' equations cut
+            B = net.weights.toarray().T
+            B[[nodes.index(x) for x in treatments], :] = 0.0
+            T = np.linalg.inv(np.eye(len(nodes)) - B)
+            truth = [T[nodes.index(y), nodes.index(x)] for x in treatments]
+            assert np.isclose(local, truth, atol=1e-9).all(axis=1).any(), (seed, chosen)
+            checked += 1
+            several += len(global_) > 1
+    assert checked >= 150 and several >= 30
+
+
+def test_joint_ida_of_one_treatment_is_ida_and_refuses_bad_input():
+    dag, nodes, _, cov = _random_sem(7, 9, 3)
+    cpdag = dag_to_cpdag(dag)
+    data = _exact_sample(cov, nodes, seed=3)
+    for x, y in itertools.permutations(nodes[:4], 2):
+        np.testing.assert_allclose(joint_ida(data, cpdag, [x], y)[:, 0], ida(data, cpdag, x, y))
+    with pytest.raises(ValueError, match="among the treatments"):
+        joint_ida(data, cpdag, nodes[:2], nodes[0])
+    with pytest.raises(ValueError, match="distinct"):
+        joint_ida(data, cpdag, [nodes[0], nodes[0]], nodes[1])
+    with pytest.raises(ValueError, match=r"'q' is not a node"):
+        joint_ida(data, cpdag, ["q"], nodes[1])
 
 
 # -- estimates ---------------------------------------------------------------------------

@@ -10,7 +10,8 @@
   regression coefficient for continuous data, the adjustment formula for discrete data),
   with a bootstrap interval.
 * :func:`ida`: the possible linear effects given a CPDAG, one per parent set of the
-  treatment that the CPDAG allows (local IDA).
+  treatment that the CPDAG allows (local IDA); :func:`joint_ida` those of a joint
+  intervention on several treatments.
 
 For the effect of an intervention in a fitted network, see :mod:`skbn.inference`
 (``network.do``, :func:`~skbn.inference.total_effect`).
@@ -23,7 +24,7 @@ from skbn.causal._adjustment import (
     is_amenable,
     proper_causal_nodes,
 )
-from skbn.causal._effects import AdjustedEffect, adjusted_effect, ida
+from skbn.causal._effects import AdjustedEffect, adjusted_effect, ida, joint_ida
 
 __all__ = [
     "AdjustedEffect",
@@ -33,5 +34,6 @@ __all__ = [
     "ida",
     "is_adjustment_set",
     "is_amenable",
+    "joint_ida",
     "proper_causal_nodes",
 ]
