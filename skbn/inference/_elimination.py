@@ -11,6 +11,7 @@ long products do not underflow.
 
 from __future__ import annotations
 
+import heapq
 import math
 import string
 
@@ -108,17 +109,38 @@ def min_fill_clusters(scopes, eliminate, arities) -> tuple[list[int], list[tuple
         fill = sum(1 for i, a in enumerate(near) for b in near[i + 1 :] if b not in neighbours[a])
         return fill, _cells(neighbours[v] | {v}, arities), v
 
+    # the cheapest node by (fill, cells, node) from a heap of costs: eliminating v changes
+    # the neighbour sets of v's neighbours, and each fill edge it adds between two of them
+    # joins a pair of every common neighbour of the two, so only those costs are
+    # recomputed; a heap entry whose cost is no longer current is skipped
+    current = {v: cost(v) for v in remaining}
+    heap = list(current.values())
+    heapq.heapify(heap)
     order: list[int] = []
     clusters: list[tuple] = []
     while remaining:
-        v = min(remaining, key=cost)
+        entry = heapq.heappop(heap)
+        v = entry[2]
+        if v not in remaining or current[v] != entry:
+            continue
         near = neighbours.pop(v)
         clusters.append(tuple(sorted(near | {v})))
+        listed = list(near)
+        fill = [
+            (a, b) for i, a in enumerate(listed) for b in listed[i + 1 :] if b not in neighbours[a]
+        ]
         for a in near:
             neighbours[a].discard(v)
             neighbours[a].update(near - {a})
         remaining.remove(v)
         order.append(v)
+        touched = set(near).union(*(neighbours[a] & neighbours[b] for a, b in fill))
+        touched &= remaining
+        for u in touched:
+            again = cost(u)
+            if again != current[u]:
+                current[u] = again
+                heapq.heappush(heap, again)
     return order, clusters
 
 
