@@ -407,11 +407,20 @@ def main() -> None:
     parser.add_argument(
         "--mixed", action="store_true", help="make 30%% of the nodes continuous (CG data)"
     )
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="keep the rows of --out for the other seeds (new seeds added to a page); the "
+        "rows done so far go to a .partial.csv beside --out",
+    )
     args = parser.parse_args()
     if args.report:
         df = pd.read_csv(args.report)
         version = bnlearn_version()
     else:
+        partial = None
+        if args.out and not args.add:
+            partial = args.out.with_suffix(".partial.csv") if args.merge else args.out
         with tempfile.TemporaryDirectory() as tmp:
             df, version = run(
                 args.networks,
@@ -420,14 +429,20 @@ def main() -> None:
                 args.mechanisms,
                 args.seeds,
                 Path(tmp),
-                None if args.add else args.out,
+                partial,
                 args.mixed,
                 args.add,
             )
-        if args.add and args.out and args.out.exists():
+        if (args.add or args.merge) and args.out and args.out.exists():
+            # rows of the seeds run here (of the methods run, with --add) are replaced
             old = pd.read_csv(args.out)
-            df = pd.concat([old[~old.method.isin(args.add)], df], ignore_index=True)
+            again = old.seed.isin(args.seeds)
+            if args.add:
+                again &= old.method.isin(args.add)
+            df = pd.concat([old[~again], df], ignore_index=True)
             version = bnlearn_version()
+            if partial is not None and partial != args.out and partial.exists():
+                partial.unlink()
     if args.out:
         df.to_csv(args.out, index=False)
     text = report(df, version)
