@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from skbn.inference._conditional_gaussian import (
     MixturePosterior,
     cg_evidence_probability,
+    cg_map,
     cg_query,
 )
 from skbn.inference._discrete import discrete_evidence_probability, discrete_query
@@ -227,7 +228,7 @@ def mpe(
 
 
 def map_query(
-    network: DiscreteBayesianNetwork,
+    network: DiscreteBayesianNetwork | ConditionalGaussianNetwork,
     targets: str | Sequence[str],
     evidence=None,
     *,
@@ -241,9 +242,10 @@ def map_query(
 
     Parameters
     ----------
-    network : DiscreteBayesianNetwork
+    network : DiscreteBayesianNetwork or ConditionalGaussianNetwork
     targets : str or list of str
-        The nodes whose joint state is asked.
+        The nodes whose joint state is asked (discrete ones; on a conditional-Gaussian
+        network the continuous nodes are integrated out and may be observed).
     evidence : dict, DataFrame or None, default=None
         As for :func:`query`.
     soft_evidence : dict of str to array-like, optional
@@ -254,8 +256,8 @@ def map_query(
     state : dict or DataFrame
         ``{target: state}`` for one case; for a batch, a DataFrame of categorical columns.
     log_probability : float or ndarray of shape (n_rows,)
-        ``log P(targets = state, e)``; subtract ``evidence_probability(..., log=True)`` for
-        the log-posterior.
+        ``log P(targets = state, e)`` (a log-density where continuous values are observed);
+        subtract ``evidence_probability(..., log=True)`` for the log-posterior.
 
     Notes
     -----
@@ -278,9 +280,12 @@ def map_query(
     >>> query(asia, "lung", {"xray": "yes"}).round(3).tolist()
     [0.489, 0.511]
     """
+    if isinstance(network, ConditionalGaussianNetwork):
+        return cg_map(network, targets, evidence, soft_evidence=soft_evidence)
     if not isinstance(network, DiscreteBayesianNetwork):
         raise TypeError(
-            f"map_query answers DiscreteBayesianNetwork objects; got {type(network).__name__}."
+            "map_query answers DiscreteBayesianNetwork and ConditionalGaussianNetwork "
+            f"objects; got {type(network).__name__}."
         )
     targets = [targets] if isinstance(targets, str) else list(targets)
     unknown = [t for t in targets if t not in network.nodes]

@@ -33,9 +33,10 @@ from skbn.inference._discrete import (
     network_factors,
 )
 from skbn.inference._elimination import elimination_order, sum_out
+from skbn.inference._mpe import _labelled, max_sum_product
 from skbn.utils._memory import check_allocation
 
-__all__ = ["MixturePosterior", "cg_evidence_probability", "cg_query"]
+__all__ = ["MixturePosterior", "cg_evidence_probability", "cg_map", "cg_query"]
 
 _LOG_2PI = float(np.log(2 * np.pi))
 
@@ -514,3 +515,34 @@ def cg_evidence_probability(
         logp = np.where(total > 0, np.log(np.where(total > 0, total, 1.0)) + log_scale, -np.inf)
     out = logp if log else np.exp(logp)
     return out if batched else float(out[0])
+
+
+def cg_map(network, targets, evidence=None, *, soft_evidence=None):
+    """The most probable joint state of discrete ``targets``: ``map_query``'s answer.
+
+    See :func:`skbn.inference.map_query`.
+    """
+    names = [targets] if isinstance(targets, str) else [str(v) for v in targets]
+    continuous = [v for v in names if v in set(network.continuous)]
+    if continuous:
+        raise ValueError(
+            f"map_query on a conditional-Gaussian network answers discrete targets; "
+            f"{continuous} are continuous (the mode of a mixture of normals is not built)."
+        )
+    names = _targets(network.discrete_part, names)
+    discrete, values, n, batched = _split_evidence(network, evidence)
+    part = network.discrete_part
+    lam, _, _ = _likelihoods(part, discrete, soft_evidence)
+    assignment = np.zeros((n, len(part.nodes)), dtype=np.int64)
+    log_p = np.zeros(n)
+    wanted = {part.nodes.index(v) for v in names}
+    for rows, observed in _patterns(values, n):
+        extra, offset = _Components(network, observed).factors(values, rows)
+        lam_rows = {v: t[rows] for v, t in lam.items()}
+        index, arities, factors = network_factors(part, list(part.nodes), lam_rows)
+        factors += [(tuple(index[d] for d in scope), table) for scope, table in extra]
+        factors.append(((), np.ones(len(rows))))
+        got, logs = max_sum_product(factors, arities, wanted, len(rows))
+        assignment[rows] = got
+        log_p[rows] = logs + offset
+    return _labelled(part, list(part.nodes), wanted, assignment, log_p, evidence, batched)

@@ -22,7 +22,7 @@ from skbn.inference._elimination import _product, _scaled, elimination_order
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.utils._memory import check_allocation
 
-__all__ = ["maximum_a_posteriori", "most_probable_explanation"]
+__all__ = ["max_sum_product", "maximum_a_posteriori", "most_probable_explanation"]
 
 
 def most_probable_explanation(
@@ -49,8 +49,18 @@ def maximum_a_posteriori(
     nodes = network.nodes
     wanted = {nodes.index(t) for t in targets}
     _, arities, factors = network_factors(network, nodes, lam)
+    assignment, log_p = max_sum_product(factors, arities, wanted, n)
+    return _labelled(network, nodes, wanted, assignment, log_p, evidence, batched)
+
+
+def max_sum_product(factors, arities, wanted: set, n: int):
+    """Sum every variable outside ``wanted`` out of the factors' product, then maximise.
+
+    Returns the maximising state of each variable per row (``(n, n_variables)``, only the
+    ``wanted`` columns meaningful) and the log of the maximum per row.
+    """
     scopes = [s for s, _ in factors]
-    others = [k for k in range(len(nodes)) if k not in wanted]
+    others = [k for k in range(len(arities)) if k not in wanted]
     summed, cells_sum = elimination_order(scopes, others, arities, "min-fill")
     order, cells = elimination_order(_after(scopes, summed), sorted(wanted), arities, "min-fill")
     check_allocation(
@@ -75,7 +85,7 @@ def maximum_a_posteriori(
         )
         trace.append((v, rest, product.argmax(axis=-1)))
         factors.append((rest, _scaled(product.max(axis=-1), n, log_scale)))
-    assignment = np.zeros((n, len(nodes)), dtype=np.int64)
+    assignment = np.zeros((n, len(arities)), dtype=np.int64)
     rows = np.arange(n)
     for v, rest, best in reversed(trace):
         assignment[:, v] = best[(rows, *(assignment[:, u] for u in rest))]
@@ -84,6 +94,11 @@ def maximum_a_posteriori(
         final = final * np.broadcast_to(values, (n,))
     with np.errstate(divide="ignore"):
         log_p = np.where(final > 0, np.log(np.where(final > 0, final, 1.0)) + log_scale, -np.inf)
+    return assignment, log_p
+
+
+def _labelled(network, nodes, wanted, assignment, log_p, evidence, batched):
+    """The argmax as state labels: a dict and a float, or a frame and an array (a batch)."""
     impossible = ~np.isfinite(log_p)
     if impossible.any() and not batched:
         raise ValueError("The evidence has probability 0 under the network: no explanation.")

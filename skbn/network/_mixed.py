@@ -343,6 +343,25 @@ class ConditionalGaussianNetwork:
 
         return evidence_probability(self, evidence, soft_evidence=soft_evidence, log=log)
 
+    def map(self, targets, evidence=None, *, soft_evidence=None):
+        """The most probable joint state of discrete ``targets``: :func:`skbn.inference.map_query`.
+
+        Parameters
+        ----------
+        targets : str or list of str
+            Discrete nodes.
+        evidence : dict, DataFrame or None, default=None
+        soft_evidence : dict of str to array-like, optional
+
+        Returns
+        -------
+        state : dict or DataFrame
+        log_probability : float or ndarray of shape (n_rows,)
+        """
+        from skbn.inference import map_query
+
+        return map_query(self, targets, evidence, soft_evidence=soft_evidence)
+
     def __repr__(self) -> str:
         return (
             f"ConditionalGaussianNetwork(n_nodes={len(self.nodes)}, "

@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import multivariate_normal
 
 from skbn.datasets import load_network, make_conditional_gaussian
-from skbn.inference import evidence_probability, query
+from skbn.inference import evidence_probability, map_query, query
 
 
 def _joint_gaussian(cg, codes: dict):
@@ -151,6 +151,33 @@ def test_continuous_posteriors_equal_brute_force(name, fraction, seed):
             assert np.all(density > 0) and np.all(np.diff(post.cdf(grid)) > 0)
             checked += 1
     assert checked > 15
+
+
+@pytest.mark.parametrize("name, fraction, seed", CASES[:3])
+def test_map_over_discrete_targets_equals_brute_force(name, fraction, seed):
+    cg = make_conditional_gaussian(load_network(name), fraction, random_state=seed)
+    part = cg.discrete_part
+    rng = np.random.default_rng(seed + 20)
+    sample = cg.sample(20, random_state=seed + 20)
+    for r in range(20):
+        row = sample.iloc[r]
+        disc = {v: row[v] for v in part.nodes if rng.random() < 0.25}
+        cont = {v: float(row[v]) for v in cg.continuous if rng.random() < 0.6}
+        free = [v for v in part.nodes if v not in disc]
+        if not free:
+            continue
+        targets = sorted(rng.choice(free, size=min(2, len(free)), replace=False).tolist())
+        table = _brute_force(cg, disc, cont)
+        positions = [part.nodes.index(t) for t in targets]
+        joint: dict = {}
+        for combo, p in table.items():
+            key = tuple(combo[k] for k in positions)
+            joint[key] = joint.get(key, 0.0) + p
+        best = max(joint, key=joint.get)
+        state, log_p = map_query(cg, targets, {**disc, **cont})
+        assert log_p == pytest.approx(np.log(joint[best]), rel=1e-9)
+        got = tuple(part.states[t].index(state[t]) for t in targets)
+        assert joint[got] == pytest.approx(joint[best], rel=1e-12)
 
 
 def test_a_batch_equals_its_rows_and_a_joint_posterior_its_cells():
