@@ -11,6 +11,7 @@ from scipy.sparse import linalg as sparse_linalg
 
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.network._gaussian import LinearGaussianNetwork
+from skbn.network._mixed import ConditionalGaussianNetwork
 
 __all__ = ["intervene", "total_effect"]
 
@@ -31,13 +32,14 @@ def intervene(network, interventions: Mapping):
 
     Parameters
     ----------
-    network : DiscreteBayesianNetwork or LinearGaussianNetwork
+    network : DiscreteBayesianNetwork, LinearGaussianNetwork or ConditionalGaussianNetwork
     interventions : dict
-        ``{node: state}`` (discrete) or ``{node: number}`` (Gaussian).
+        ``{node: state}`` (discrete) or ``{node: number}`` (Gaussian). On a
+        conditional-Gaussian network, discrete nodes only.
 
     Returns
     -------
-    DiscreteBayesianNetwork or LinearGaussianNetwork
+    DiscreteBayesianNetwork, LinearGaussianNetwork or ConditionalGaussianNetwork
         A new network; ``network`` is not changed.
 
     Examples
@@ -91,9 +93,31 @@ def intervene(network, interventions: Mapping):
             W[:, [j]] = 0.0
             sd[j], b[j] = 0.0, value
         return LinearGaussianNetwork(sparse.csc_array(W), sd, network.nodes, intercepts=b)
+    if isinstance(network, ConditionalGaussianNetwork):
+        continuous = [v for v in names if v in set(network.continuous)]
+        if continuous:
+            raise ValueError(
+                f"do() on a conditional-Gaussian network sets discrete nodes; {continuous} "
+                "are continuous (holding one at a value, with no noise, is not built)."
+            )
+        _check_nodes(network.discrete_part.states, names, "interventions")
+        part = intervene(network.discrete_part, names)
+        regressions = {v: network.regression(v) for v in network.continuous}
+        return ConditionalGaussianNetwork(
+            part,
+            {
+                v: list(r["discrete_parents"]) + list(r["continuous_parents"])
+                for v, r in regressions.items()
+            },
+            {v: r["intercepts"] for v, r in regressions.items()},
+            {v: r["coefficients"] for v, r in regressions.items()},
+            {v: r["variances"] for v, r in regressions.items()},
+            nodes=network.nodes,
+            name=part.name,
+        )
     raise TypeError(
-        "intervene takes a DiscreteBayesianNetwork or a LinearGaussianNetwork; got "
-        f"{type(network).__name__}."
+        "intervene takes a DiscreteBayesianNetwork, LinearGaussianNetwork or "
+        f"ConditionalGaussianNetwork; got {type(network).__name__}."
     )
 
 

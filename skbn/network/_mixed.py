@@ -343,6 +343,25 @@ class ConditionalGaussianNetwork:
 
         return evidence_probability(self, evidence, soft_evidence=soft_evidence, log=log)
 
+    def do(self, interventions):
+        """The network after ``do(node = state)`` of discrete nodes.
+
+        See :func:`skbn.inference.intervene`.
+
+        Parameters
+        ----------
+        interventions : dict
+            ``{node: state}`` for discrete nodes.
+
+        Returns
+        -------
+        ConditionalGaussianNetwork
+            The intervened network (this one is not changed).
+        """
+        from skbn.inference import intervene
+
+        return intervene(self, interventions)
+
     def map(self, targets, evidence=None, *, soft_evidence=None):
         """The most probable joint state of discrete ``targets``: :func:`skbn.inference.map_query`.
 

@@ -180,6 +180,38 @@ def test_map_over_discrete_targets_equals_brute_force(name, fraction, seed):
         assert joint[got] == pytest.approx(joint[best], rel=1e-12)
 
 
+def test_do_on_a_discrete_node_is_the_adjustment_for_its_parents():
+    # P(y | do(x)) = sum_pa P(y | x, pa) P(pa), each term a query of the original network;
+    # for a continuous y the same holds for its mean
+    cg = make_conditional_gaussian(load_network("asia"), 0.4, random_state=0)
+    part = cg.discrete_part
+    checked = 0
+    for x in part.nodes:
+        pa = list(part.parents[x])
+        if not pa:
+            continue
+        state = part.states[x][0]
+        done = cg.do({x: state})
+        prior = query(cg, pa, joint=True) if len(pa) > 1 else query(cg, pa[0])
+        for y in [v for v in part.nodes if v != x and v not in pa][:2] + cg.continuous[:2]:
+            expected = 0.0
+            for config, weight in prior.items():
+                config = config if isinstance(config, tuple) else (config,)
+                if weight == 0:
+                    continue
+                evidence = {x: state, **dict(zip(pa, config))}
+                answer = query(cg, y, evidence)
+                value = answer.mean if y in cg.continuous else answer.iloc[0]
+                expected += weight * value
+            got = query(done, y)
+            got = got.mean if y in cg.continuous else got.iloc[0]
+            assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), (x, y)
+            checked += 1
+    assert checked >= 6
+    with pytest.raises(ValueError, match=r"\['xray'\] are continuous"):
+        cg.do({"xray": 1.0})
+
+
 def test_a_batch_equals_its_rows_and_a_joint_posterior_its_cells():
     cg = make_conditional_gaussian(load_network("sachs"), 0.45, random_state=2)
     sample = cg.sample(30, random_state=5).reset_index(drop=True)
