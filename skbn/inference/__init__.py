@@ -26,6 +26,7 @@ from skbn.inference._conditional_gaussian import (
     MixturePosterior,
     cg_evidence_probability,
     cg_map,
+    cg_mpe,
     cg_query,
 )
 from skbn.inference._discrete import discrete_evidence_probability, discrete_query
@@ -182,16 +183,20 @@ def evidence_probability(
 
 
 def mpe(
-    network: DiscreteBayesianNetwork,
+    network: DiscreteBayesianNetwork | ConditionalGaussianNetwork,
     evidence=None,
     *,
     soft_evidence: Mapping[str, Sequence[float]] | None = None,
 ):
     """The most probable explanation: the joint state of every node most probable given ``e``.
 
+    On a conditional-Gaussian network the maximum is joint over the discrete states and the
+    continuous values (the log-probability is then a log-density): the continuous values
+    are the conditional means given the evidence and the maximising discrete states.
+
     Parameters
     ----------
-    network : DiscreteBayesianNetwork
+    network : DiscreteBayesianNetwork or ConditionalGaussianNetwork
     evidence : dict, DataFrame or None, default=None
         As for :func:`query`; the observed nodes keep their states.
     soft_evidence : dict of str to array-like, optional
@@ -220,9 +225,12 @@ def mpe(
     >>> explanation["bronc"], explanation["lung"]
     ('yes', 'no')
     """
+    if isinstance(network, ConditionalGaussianNetwork):
+        return cg_mpe(network, evidence, soft_evidence=soft_evidence)
     if not isinstance(network, DiscreteBayesianNetwork):
         raise TypeError(
-            f"mpe answers DiscreteBayesianNetwork objects; got {type(network).__name__}."
+            "mpe answers DiscreteBayesianNetwork and ConditionalGaussianNetwork objects; got "
+            f"{type(network).__name__}."
         )
     return most_probable_explanation(network, evidence, soft_evidence=soft_evidence)
 

@@ -36,7 +36,7 @@ from skbn.inference._elimination import elimination_order, sum_out
 from skbn.inference._mpe import _labelled, max_sum_product
 from skbn.utils._memory import check_allocation
 
-__all__ = ["MixturePosterior", "cg_evidence_probability", "cg_map", "cg_query"]
+__all__ = ["MixturePosterior", "cg_evidence_probability", "cg_map", "cg_mpe", "cg_query"]
 
 _LOG_2PI = float(np.log(2 * np.pi))
 
@@ -96,16 +96,21 @@ def _split_evidence(network, evidence):
 class _Components:
     """The factors that the observed continuous values of one pattern add."""
 
-    def __init__(self, network, observed: list[str], target: str | None = None):
+    def __init__(
+        self, network, observed: list[str], target: str | None = None, every: bool = False
+    ):
         self.network = network
         cont_parents = network._continuous_parents
         observed_set = set(observed)
         # unobserved continuous ancestors of an observed node (the others are barren), and
-        # an unobserved continuous target with its unobserved ancestors
+        # an unobserved continuous target with its unobserved ancestors; with every=True
+        # (the most probable explanation maximises them all) every unobserved node
         relevant: set[str] = set()
         stack = [u for o in observed for u in cont_parents[o] if u not in observed_set]
         if target is not None and target not in observed_set:
             stack.append(target)
+        if every:
+            stack.extend(v for v in network.continuous if v not in observed_set)
         while stack:
             u = stack.pop()
             if u in relevant:
@@ -234,6 +239,39 @@ class _Components:
         quad = np.einsum("cni,cij,cnj->cn", residual, np.linalg.inv(cov_o), residual)
         log_density = -0.5 * (k * _LOG_2PI + logdet[:, None] + quad)
         return scope, log_density.T
+
+    def modes(self, members: list[str], values: dict, rows: np.ndarray):
+        """The largest joint density of a component's nodes, its observed values fixed.
+
+        Returns the scope (its discrete parents), the log of that density per row and
+        configuration ``(n_rows, n_configs)`` (the observed values' log-density plus the
+        peak of the unobserved nodes' conditional normal), the unobserved members and their
+        conditional means ``(n_configs, n_rows, n_hidden)``, the peak's location.
+        """
+        scope, mean, cov = self._moments(members, values, rows)
+        seen = [j for j, v in enumerate(members) if v in self.observed]
+        hidden = [j for j, v in enumerate(members) if v not in self.observed]
+        n = len(rows)
+        log_density = np.zeros((mean.shape[0], n))
+        cond_mean = mean[:, :, hidden]
+        cond_cov = cov[:, hidden][:, :, hidden]
+        if seen:
+            cov_o = cov[:, seen][:, :, seen]
+            x = np.stack([values[members[j]][rows] for j in seen], axis=1)
+            residual = x[None, :, :] - mean[:, :, seen]
+            inverse = np.linalg.inv(cov_o)
+            _, logdet = np.linalg.slogdet(cov_o)
+            quad = np.einsum("cni,cij,cnj->cn", residual, inverse, residual)
+            log_density = -0.5 * (len(seen) * _LOG_2PI + logdet[:, None] + quad)
+            if hidden:
+                gain = np.einsum("chs,cst->cht", cov[:, hidden][:, :, seen], inverse)
+                cond_mean = cond_mean + np.einsum("cht,cnt->cnh", gain, residual)
+                back = cov[:, seen][:, :, hidden]
+                cond_cov = cond_cov - np.einsum("cht,ctk->chk", gain, back)
+        if hidden:
+            _, logdet_h = np.linalg.slogdet(cond_cov)
+            log_density = log_density - 0.5 * (len(hidden) * _LOG_2PI + logdet_h)[:, None]
+        return scope, log_density.T, [members[j] for j in hidden], cond_mean
 
     def target_moments(self, values: dict, rows: np.ndarray):
         """The target's mean ``(n_rows, n_configs)`` and variance ``(n_configs,)``.
@@ -546,3 +584,69 @@ def cg_map(network, targets, evidence=None, *, soft_evidence=None):
         assignment[rows] = got
         log_p[rows] = logs + offset
     return _labelled(part, list(part.nodes), wanted, assignment, log_p, evidence, batched)
+
+
+def cg_mpe(network, evidence=None, *, soft_evidence=None):
+    """The most probable explanation of every node; see :func:`skbn.inference.mpe`.
+
+    The joint maximum over the discrete states and the continuous values: for each
+    component of unobserved continuous nodes, the peak of their conditional normal given the
+    component's observed values is a table over its discrete parents, which joins the CPTs
+    in max-product elimination; the continuous values are then the conditional means under
+    the maximising discrete states.
+    """
+    discrete, values, n, batched = _split_evidence(network, evidence)
+    part = network.discrete_part
+    lam, _, _ = _likelihoods(part, discrete, soft_evidence)
+    assignment = np.zeros((n, len(part.nodes)), dtype=np.int64)
+    log_p = np.zeros(n)
+    filled = {
+        v: np.array(values[v]) if v in values else np.full(n, np.nan) for v in network.continuous
+    }
+    everything = set(range(len(part.nodes)))
+    for rows, observed in _patterns(values, n):
+        components = _Components(network, observed, every=True)
+        index, arities, factors = network_factors(
+            part, list(part.nodes), {v: t[rows] for v, t in lam.items()}
+        )
+        peaks, offset = [], np.zeros(len(rows))
+        for members in components.components:
+            scope, log_density, hidden, cond_mean = components.modes(members, values, rows)
+            top = log_density.max(axis=1)
+            offset += top
+            shape = [part.arities[d] for d in scope]
+            factors.append(
+                (
+                    tuple(index[d] for d in scope),
+                    np.exp(log_density - top[:, None]).reshape(len(rows), *shape),
+                )
+            )
+            peaks.append((scope, shape, hidden, cond_mean))
+        factors.append(((), np.ones(len(rows))))
+        got, logs = max_sum_product(factors, arities, everything, len(rows))
+        assignment[rows] = got
+        log_p[rows] = logs + offset
+        for scope, shape, hidden, cond_mean in peaks:
+            if not hidden:
+                continue
+            if scope:
+                config = np.ravel_multi_index(tuple(got[:, index[d]] for d in scope), shape)
+            else:
+                config = np.zeros(len(rows), dtype=np.intp)
+            picked = cond_mean[config, np.arange(len(rows)), :]
+            for h, v in enumerate(hidden):
+                filled[v][rows] = picked[:, h]
+    impossible = ~np.isfinite(log_p)
+    if impossible.any() and not batched:
+        raise ValueError("The evidence has probability 0 under the network: no explanation.")
+    columns = {}
+    for v in network.nodes:
+        if v in part.states:
+            codes = np.where(impossible, -1, assignment[:, part.nodes.index(v)])
+            columns[v] = pd.Categorical.from_codes(codes, categories=list(part.states[v]))
+        else:
+            columns[v] = np.where(impossible, np.nan, filled[v])
+    frame = pd.DataFrame(columns, index=evidence.index if batched else None)
+    if batched:
+        return frame, log_p
+    return {v: frame[v].iloc[0] for v in network.nodes}, float(log_p[0])

@@ -362,6 +362,24 @@ class ConditionalGaussianNetwork:
 
         return intervene(self, interventions)
 
+    def mpe(self, evidence=None, *, soft_evidence=None):
+        """The most probable explanation of every node: :func:`skbn.inference.mpe`.
+
+        Parameters
+        ----------
+        evidence : dict, DataFrame or None, default=None
+        soft_evidence : dict of str to array-like, optional
+
+        Returns
+        -------
+        explanation : dict or DataFrame
+            A state per discrete node and a value per continuous one.
+        log_density : float or ndarray of shape (n_rows,)
+        """
+        from skbn.inference import mpe
+
+        return mpe(self, evidence, soft_evidence=soft_evidence)
+
     def map(self, targets, evidence=None, *, soft_evidence=None):
         """The most probable joint state of discrete ``targets``: :func:`skbn.inference.map_query`.
 

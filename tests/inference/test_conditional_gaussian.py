@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import multivariate_normal
 
 from skbn.datasets import load_network, make_conditional_gaussian
-from skbn.inference import evidence_probability, map_query, query
+from skbn.inference import evidence_probability, map_query, mpe, query
 
 
 def _joint_gaussian(cg, codes: dict):
@@ -212,6 +212,59 @@ def test_do_on_a_discrete_node_is_the_adjustment_for_its_parents():
         cg.do({"xray": 1.0})
 
 
+@pytest.mark.parametrize("name, fraction, seed", CASES[:3])
+def test_mpe_is_the_joint_maximum_over_states_and_values(name, fraction, seed):
+    # brute force: for every discrete configuration, the peak of the joint normal of the
+    # unobserved continuous nodes given the observed ones, times P(config) and the observed
+    # values' density; the explanation's log-density is also the network's log-likelihood
+    # of the completed row
+    cg = make_conditional_gaussian(load_network(name), fraction, random_state=seed)
+    part = cg.discrete_part
+    rng = np.random.default_rng(seed + 30)
+    sample = cg.sample(15, random_state=seed + 30)
+    for r in range(15):
+        row = sample.iloc[r]
+        disc = {v: row[v] for v in part.nodes if rng.random() < 0.3}
+        cont = {v: float(row[v]) for v in cg.continuous if rng.random() < 0.5}
+        seen = [v for v in cg.continuous if v in cont]
+        hidden = [v for v in cg.continuous if v not in cont]
+        s_pos = [cg.continuous.index(v) for v in seen]
+        h_pos = [cg.continuous.index(v) for v in hidden]
+        x = np.array([cont[v] for v in seen])
+        best, best_combo, best_mode = -np.inf, None, None
+        for combo in itertools.product(*(range(part.arities[v]) for v in part.nodes)):
+            codes = dict(zip(part.nodes, combo))
+            if any(part.states[v][codes[v]] != s for v, s in disc.items()):
+                continue
+            logp = sum(
+                np.log(part.cpts[v][tuple(codes[u] for u in part.parents[v]) + (codes[v],)])
+                for v in part.nodes
+            )
+            mean, cov = _joint_gaussian(cg, codes)
+            mode = mean[h_pos]
+            cond = cov[np.ix_(h_pos, h_pos)]
+            if seen:
+                S = cov[np.ix_(s_pos, s_pos)]
+                logp += multivariate_normal(mean[s_pos], S).logpdf(x)
+                gain = cov[np.ix_(h_pos, s_pos)] @ np.linalg.inv(S)
+                mode = mode + gain @ (x - mean[s_pos])
+                cond = cond - gain @ cov[np.ix_(s_pos, h_pos)]
+            if hidden:
+                logp += -0.5 * (len(hidden) * np.log(2 * np.pi) + np.linalg.slogdet(cond)[1])
+            if logp > best:
+                best, best_combo, best_mode = logp, codes, mode
+        explanation, log_p = mpe(cg, {**disc, **cont})
+        assert log_p == pytest.approx(best, rel=1e-9)
+        for v in part.nodes:
+            assert explanation[v] == part.states[v][best_combo[v]]
+        for h, v in enumerate(hidden):
+            assert explanation[v] == pytest.approx(best_mode[h], rel=1e-9, abs=1e-12)
+        completed = pd.DataFrame([explanation])
+        for v in part.nodes:
+            completed[v] = pd.Categorical(completed[v], categories=list(part.states[v]))
+        assert cg.log_likelihood(completed)[0] == pytest.approx(log_p, rel=1e-9)
+
+
 def test_a_batch_equals_its_rows_and_a_joint_posterior_its_cells():
     cg = make_conditional_gaussian(load_network("sachs"), 0.45, random_state=2)
     sample = cg.sample(30, random_state=5).reset_index(drop=True)
@@ -231,6 +284,14 @@ def test_a_batch_equals_its_rows_and_a_joint_posterior_its_cells():
         single = query(cg, "Akt", case)
         assert cont.at[r, "mean"] == pytest.approx(single.mean, rel=1e-12)
         assert cont.at[r, "std"] == pytest.approx(single.std, rel=1e-12)
+    explained, log_p = mpe(cg, frame)
+    for r in range(len(frame)):
+        case = {v: frame.at[r, v] for v in frame.columns if not pd.isna(frame.at[r, v])}
+        single, single_log_p = mpe(cg, case)
+        assert log_p[r] == pytest.approx(single_log_p, rel=1e-12)
+        for v in cg.nodes:
+            got = explained.at[r, v]
+            assert got == pytest.approx(single[v]) if v in cg.continuous else got == single[v]
     a, b = cg.discrete_part.nodes[:2]
     joint = query(cg, [a, b], frame.iloc[:1], joint=True).iloc[0]
     single = query(cg, a, frame.iloc[:1]).iloc[0]
