@@ -22,7 +22,7 @@ from skbn.data._schema import encode_column, unseen_values_error
 from skbn.inference._elimination import elimination_order, sum_out
 from skbn.inference._junction import all_marginals, tree_cells
 from skbn.network._discrete import DiscreteBayesianNetwork
-from skbn.utils._memory import check_allocation
+from skbn.utils._memory import check_allocation, physical_memory
 
 __all__ = ["discrete_evidence_probability", "discrete_query"]
 
@@ -239,11 +239,14 @@ def _eliminate(network, keep: list[str], lam: dict, n: int) -> tuple[np.ndarray,
     return np.asarray(values), log_scale
 
 
-def _tree_marginals(network, targets: list[str], lam: dict, n: int) -> dict | None:
+def _tree_marginals(network, targets: list[str], lam: dict, n: int, per_target=None) -> dict | None:
     """Posteriors of each target by the clique tree, the batch split as elimination splits.
 
     None when the tree of a single row would exceed a GiB: each target is then eliminated on
-    its own, which drops more barren nodes and holds one factor at a time.
+    its own, which drops more barren nodes and holds one factor at a time. ``per_target``
+    (a function giving the cells that eliminating each target alone would form, summed) lets
+    a larger tree be used for one row when it is cheaper than those eliminations and a
+    third of the machine's memory holds it (its products need about half as much again).
     """
     relevant = _ancestral_set(network, list(targets) + list(lam))
     index, arities, factors = network_factors(network, relevant, lam)
@@ -255,7 +258,18 @@ def _tree_marginals(network, targets: list[str], lam: dict, n: int) -> dict | No
             return None
         return {v: np.concatenate([parts[0][v], parts[1][v]]) for v in targets}
     if float(_TREE_CELL_BYTES) * cells > 4 * _BATCH_BYTES:
-        return None  # a tree this large for one row: eliminate per target instead
+        # a tree this large for one row: eliminate per target instead, unless those
+        # eliminations would form more than three times the tree's cells (a collect and a
+        # distribute pass, and the marginals) and the tree takes under a third of memory
+        memory = physical_memory()
+        if (
+            per_target is None
+            or n != 1
+            or memory is None
+            or float(_TREE_CELL_BYTES) * cells > memory / 3
+            or per_target() <= 3 * cells
+        ):
+            return None
     check_allocation(
         float(_TREE_CELL_BYTES) * cells * n,
         f"The clique tree of {len(relevant)} nodes over {n} evidence row(s) ({cells:,} cells "
@@ -278,8 +292,12 @@ def discrete_query(
     names = _targets(network, targets)
     lam, n, batched = _likelihoods(network, evidence, soft_evidence)
     groups = [names] if joint else [[v] for v in names]
+
     # several single targets: one clique tree answers all of them in two passes
-    tree = _tree_marginals(network, names, lam, n) if len(groups) > 1 else None
+    def per_target() -> int:
+        return sum(_plan(network, [v], lam, n)[3] for v in names)
+
+    tree = _tree_marginals(network, names, lam, n, per_target) if len(groups) > 1 else None
     results = {}
     for keep in groups:
         if tree is not None:

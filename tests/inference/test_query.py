@@ -302,3 +302,29 @@ def test_a_split_batch_gives_the_same_answers(monkeypatch):
         np.testing.assert_allclose(split[v].to_numpy(), whole[v].to_numpy(), atol=1e-12)
     np.testing.assert_allclose(query(alarm, "CO", frame).to_numpy(), whole_one.to_numpy())
     np.testing.assert_allclose(evidence_probability(alarm, frame), whole_p, rtol=1e-12)
+
+
+def test_a_tree_over_the_bound_is_used_only_when_cheaper(monkeypatch):
+    # one row: above its GiB bound the tree is taken only when the targets' own
+    # eliminations would form more than three times its cells and it fits in a third of
+    # memory; its answers are the oracle-checked ones
+    import skbn.inference._discrete as engine
+
+    alarm = load_network("alarm")
+    case = _oracle()["alarm"]["cases"][0]
+    evidence = {k: v for k, v in case["evidence"].items() if v is not None}
+    expected = query(alarm, alarm.nodes, evidence)
+    lam, n, _ = engine._likelihoods(alarm, evidence, None)
+    monkeypatch.setattr(engine, "_BATCH_BYTES", 1)  # every tree is over the bound
+    dearer = engine._tree_marginals(alarm, alarm.nodes, lam, n, lambda: 10**12)
+    assert dearer is not None
+    for v in alarm.nodes:
+        np.testing.assert_allclose(dearer[v][0], expected[v].to_numpy(), atol=1e-12)
+    assert engine._tree_marginals(alarm, alarm.nodes, lam, n, lambda: 0) is None
+    assert engine._tree_marginals(alarm, alarm.nodes, lam, n) is None
+    monkeypatch.setattr(engine, "physical_memory", lambda: 1)  # it would not fit
+    assert engine._tree_marginals(alarm, alarm.nodes, lam, n, lambda: 10**12) is None
+    # the whole query, the bound forcing per-target eliminations, still gives the answers
+    again = query(alarm, alarm.nodes, evidence)
+    for v in alarm.nodes:
+        np.testing.assert_allclose(again[v].to_numpy(), expected[v].to_numpy(), atol=1e-12)
