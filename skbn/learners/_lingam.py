@@ -179,9 +179,15 @@ class DirectLiNGAM(BaseStructureLearner):
             )
             if len(predictors) == 0:
                 continue
-            scale = np.abs(_slopes(correlation, predictors, target))
-            scale **= self.gamma
-            lasso = LassoLarsIC(criterion="bic").fit(
+            slopes = _slopes(correlation, predictors, target)
+            scale = np.abs(slopes) ** self.gamma
+            # the BIC's noise variance is that of the least-squares fit on the same columns
+            # (scaling them leaves its fitted values alone): read off the moments here, where
+            # LassoLarsIC would run a second least-squares solve on the rows to get it
+            n, k = X.shape[0], len(predictors)
+            residual = 1.0 - correlation[predictors, target] @ slopes
+            noise = n * residual / (n - k - 1) if n > k + 1 and residual > 0 else None
+            lasso = LassoLarsIC(criterion="bic", noise_variance=noise).fit(
                 standardised[:, predictors] * scale, standardised[:, target]
             )
             kept = (np.abs(lasso.coef_ * scale) > 0.0) | constraints.required[predictors, target]
