@@ -11,6 +11,8 @@
 * :func:`mpe`: the most probable explanation (the joint argmax of every node) given the
   evidence, per evidence row; :func:`map_query` the most probable joint state of a subset
   (the others summed out).
+* :func:`likelihood_weighting`: approximate posteriors of a discrete network by weighted
+  forward sampling, for networks whose exact elimination does not fit in memory.
 * :func:`intervene`: the network after ``do(X = x)`` (graph surgery), so that
   ``P(Y | do(X = x), e)`` is a query of it; :func:`total_effect` in a linear-Gaussian SEM.
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from skbn.inference._approximate import likelihood_weighting
 from skbn.inference._conditional_gaussian import (
     MixturePosterior,
     cg_evidence_probability,
@@ -42,6 +45,7 @@ __all__ = [
     "MixturePosterior",
     "evidence_probability",
     "intervene",
+    "likelihood_weighting",
     "map_query",
     "mpe",
     "query",
