@@ -307,17 +307,18 @@ def report(df: pd.DataFrame, version: str) -> str:
     n = int(df["n"].iloc[0])
     threads = int(df["threads"].iloc[0]) if "threads" in df else 2
     mixed = "data" in df and df["data"].iloc[0] == "mixed"
+    seeds = " ".join(str(int(v)) for v in sorted(df["seed"].unique()))
     command = (
         "python -m examples.benchmarks.missing_data --mixed"
         " --out examples/benchmarks/results/missing_mixed/missing_mixed.csv"
         " --page examples/benchmarks/results/missing_mixed/missing_mixed.md"
-        if mixed
-        else "python -m examples.benchmarks.missing_data"
-        " --out examples/benchmarks/results/missing/missing.csv"
-        " --page examples/benchmarks/results/missing/missing.md"
-    ) + (
         "`, then the rows of `StructuralEM()` with its default learner with "
         "`--add 'skbn StructuralEM()'` and the same paths"
+        if mixed
+        else f"python -m examples.benchmarks.missing_data --seeds {seeds}"
+        " --out examples/benchmarks/results/missing/missing.csv"
+        " --page examples/benchmarks/results/missing/missing.md"
+        "` (seeds can be added to a page with `--merge`)"
     )
     lines = [
         "# Missing values in mixed data: benchmark against bnlearn"
