@@ -101,21 +101,21 @@ def _one_cell(name: str, seed: int, rows: int, single: int, per_row: bool = Fals
         start = time.perf_counter()
         ours = query(network, nodes, frame)
         skbn_batched = time.perf_counter() - start
+    cell = {
+        "network": name,
+        "nodes": len(nodes),
+        "seed": seed,
+        "rows": rows,
+        "mode": "per-row" if per_row else "batched",
+        "skbn_batched_s": skbn_batched,
+    }
     try:
         pyagrum_batched, theirs, labels, theirs_rows = _pyagrum_batched(bn, frame, nodes)
     except Exception as exc:  # recorded on the page, not hidden
         # e.g. pyAgrum running out of memory on one row's evidence (LINK, seed 4)
         failed = f"{type(exc).__name__}: {str(exc).strip()[:200]}"
         print(f"{name} seed {seed}: pyAgrum failed: {failed}", flush=True)
-        return {
-            "network": name,
-            "nodes": len(nodes),
-            "seed": seed,
-            "rows": rows,
-            "mode": "per-row" if per_row else "batched",
-            "skbn_batched_s": skbn_batched,
-            "pyagrum_error": failed,
-        }
+        return {**cell, "pyagrum_error": failed}
     worst = 0.0
     for v in nodes:
         position = [labels[v].index(str(s)) for s in network.states[v]]
@@ -134,12 +134,7 @@ def _one_cell(name: str, seed: int, rows: int, single: int, per_row: bool = Fals
         engine.posterior(target)
         theirs_single.append(time.perf_counter() - start)
     return {
-        "network": name,
-        "nodes": len(nodes),
-        "seed": seed,
-        "rows": rows,
-        "mode": "per-row" if per_row else "batched",
-        "skbn_batched_s": skbn_batched,
+        **cell,
         "pyagrum_batched_s": pyagrum_batched,
         "pyagrum_first_row_s": theirs_rows[0],
         "pyagrum_later_rows_s": float(np.mean(theirs_rows[1:])) if rows > 1 else np.nan,

@@ -108,20 +108,12 @@ def ida(X, cpdag, treatment: str, outcome: str) -> np.ndarray:
     if treatment == outcome:
         raise ValueError("treatment and outcome are the same node.")
     x, y = nodes.index(treatment), nodes.index(outcome)
-    adjacent = (A != 0) | (A.T != 0)
-    parents = np.flatnonzero((A[:, x] != 0) & (A[x, :] == 0)).tolist()
-    siblings = np.flatnonzero((A[:, x] != 0) & (A[x, :] != 0)).tolist()
     values = _numeric_columns(X, list(nodes), "ida")
     cov = np.cov(values, rowvar=False)
-    effects = []
-    for size in range(len(siblings) + 1):
-        for chosen in itertools.combinations(siblings, size):
-            if any(not adjacent[a, b] for a, b in itertools.combinations(chosen, 2)):
-                continue  # two non-adjacent new parents: a new collider at x
-            if any(not adjacent[a, b] for a in chosen for b in parents):
-                continue  # a new parent not adjacent to an old one: the same
-            regressors = [x, *parents, *chosen]
-            effects.append(0.0 if y in regressors else _coefficient(cov, regressors, y))
+    effects = [
+        0.0 if y in parents else _coefficient(cov, [x, *parents], y)
+        for parents in _local_parent_sets(A, x)
+    ]
     return np.sort(np.array(effects))
 
 
@@ -134,9 +126,9 @@ def _local_parent_sets(A: np.ndarray, x: int) -> list[list[int]]:
     for size in range(len(siblings) + 1):
         for chosen in itertools.combinations(siblings, size):
             if any(not adjacent[a, b] for a, b in itertools.combinations(chosen, 2)):
-                continue
+                continue  # two non-adjacent new parents: a new collider at x
             if any(not adjacent[a, b] for a in chosen for b in parents):
-                continue
+                continue  # a new parent not adjacent to an old one: the same
             sets.append(sorted(parents + list(chosen)))
     return sets
 

@@ -27,7 +27,19 @@ __all__ = ["likelihood_weighting"]
 _CHUNK_CELLS = 2**24
 
 
-def _one_case(network, names, lam_row: dict, n_samples: int, rng):
+def _cumulative(network) -> dict:
+    """Each node's CPT rows (a row per parent configuration) and their cumulative sums."""
+    out = {}
+    for v in network.nodes:
+        table = network.cpts[v]
+        flat = table.reshape(-1, table.shape[-1])
+        cum = np.cumsum(flat, axis=1)
+        cum /= cum[:, -1:]  # exact 1 at the end: a zero-probability last state is never drawn
+        out[v] = (flat, cum)
+    return out
+
+
+def _one_case(network, names, lam_row: dict, n_samples: int, rng, tables: dict):
     """Weighted state counts of each target and the sum of weights and of squared weights."""
     p = len(network.nodes)
     index = network._index
@@ -51,9 +63,8 @@ def _one_case(network, names, lam_row: dict, n_samples: int, rng):
         uniforms = rng.random_sample((p, m))
         for i in network._order.tolist():
             v = network.nodes[i]
+            flat, cum = tables[v]
             table = network.cpts[v]
-            r = table.shape[-1]
-            flat = table.reshape(-1, r)
             pa = [index[u] for u in network.parents[v]]
             if pa:
                 config = np.ravel_multi_index(tuple(codes[j] for j in pa), table.shape[:-1])
@@ -64,8 +75,6 @@ def _one_case(network, names, lam_row: dict, n_samples: int, rng):
                 with np.errstate(divide="ignore"):
                     log_w += np.log(flat[config, hard[v]])
                 continue
-            cum = np.cumsum(flat, axis=1)
-            cum /= cum[:, -1:]
             codes[i] = (uniforms[i][:, None] >= cum[config][:, :-1]).sum(axis=1)
             if v in soft:
                 with np.errstate(divide="ignore"):
@@ -154,9 +163,10 @@ def likelihood_weighting(
     rng = check_random_state(random_state)
     probs = {v: np.full((n, network.arities[v]), np.nan) for v in names}
     ess = np.zeros(n)
+    tables = _cumulative(network)
     for row in range(n):
         lam_row = {v: t[row] for v, t in lam.items() if not np.all(t[row] == 1.0)}
-        counts, total, total_sq = _one_case(network, names, lam_row, int(n_samples), rng)
+        counts, total, total_sq = _one_case(network, names, lam_row, int(n_samples), rng, tables)
         if total > 0:
             ess[row] = total * total / total_sq
             for v in names:

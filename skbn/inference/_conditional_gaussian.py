@@ -30,6 +30,7 @@ from skbn.inference._discrete import (
     _ancestral_set,
     _likelihoods,
     _targets,
+    labelled_posterior,
     network_factors,
 )
 from skbn.inference._elimination import elimination_order, sum_out
@@ -149,21 +150,34 @@ class _Components:
         self.observed = observed_set
         self.target = target
 
-    def factors(self, values: dict, rows: np.ndarray):
-        """``(scope, table)`` per component, and the sum of the tables' log-scales per row.
+    def factors(self, values: dict, rows: np.ndarray, peaks: bool = False):
+        """The components' tables, their log-scales per row, and where the peaks lie.
 
-        Each table has shape ``(n_rows, *arities)``, scaled so each row's largest entry is 1.
+        Returns ``(scope, table)`` per component, the sum of the tables' log-scales per
+        row, and (with ``peaks``) each component's unobserved members' conditional means.
+        Each table, over the component's discrete parents, has shape ``(n_rows, *arities)``
+        and is scaled so each row's largest entry is 1. It holds the density of the
+        component's observed values, or with ``peaks=True`` (the most probable
+        explanation) that density times the peak of its unobserved members' conditional
+        normal; the means are then ``(scope, hidden members, (n_configs, n_rows, h))``.
         """
+        arities = self.network.discrete_part.arities
         offset = np.zeros(len(rows))
-        out = []
+        out, located = [], []
         for members in self.components:
-            scope, log_density = self._log_density(members, values, rows)
+            if not peaks and not any(v in self.observed for v in members):
+                continue  # a target's component that observes nothing: a table of ones
+            scope, log_density, hidden, cond_mean, cond_cov = self._condition(members, values, rows)
+            if peaks and hidden:
+                _, logdet = np.linalg.slogdet(cond_cov)
+                log_density = log_density - 0.5 * (len(hidden) * _LOG_2PI + logdet)[None, :]
+            if peaks:
+                located.append((scope, hidden, cond_mean))
             top = log_density.max(axis=1)
             offset += top
-            table = np.exp(log_density - top[:, None])
-            arities = [self.network.discrete_part.arities[d] for d in scope]
-            out.append((tuple(scope), table.reshape(len(rows), *arities)))
-        return out, offset
+            shape = [arities[d] for d in scope]
+            out.append((tuple(scope), np.exp(log_density - top[:, None]).reshape(-1, *shape)))
+        return out, offset, located
 
     def _scope(self, members: list[str]) -> list[str]:
         net = self.network
@@ -219,45 +233,23 @@ class _Components:
         cov = np.einsum("cij,cj,ckj->cik", M, noise, M)
         return scope, mean, cov
 
-    def _log_density(self, members: list[str], values: dict, rows: np.ndarray):
-        """The log-density of the component's observed values, ``(n_rows, n_configs)``.
+    def _condition(self, members: list[str], values: dict, rows: np.ndarray):
+        """A component's normal given its observed values, per parent configuration.
 
-        One column per configuration of its nodes' discrete parents (C order); zeros for a
-        component that observes nothing (a target's alone).
-        """
-        seen = [j for j, v in enumerate(members) if v in self.observed]
-        if not seen:
-            scope = self._scope(members)
-            size = int(np.prod([self.network.discrete_part.arities[d] for d in scope]))
-            return scope, np.zeros((len(rows), size))
-        scope, mean, cov = self._moments(members, values, rows)
-        k = len(seen)
-        cov_o = cov[:, seen][:, :, seen]
-        x = np.stack([values[members[j]][rows] for j in seen], axis=1)  # (n, k)
-        residual = x[None, :, :] - mean[:, :, seen]
-        _, logdet = np.linalg.slogdet(cov_o)
-        quad = np.einsum("cni,cij,cnj->cn", residual, np.linalg.inv(cov_o), residual)
-        log_density = -0.5 * (k * _LOG_2PI + logdet[:, None] + quad)
-        return scope, log_density.T
-
-    def modes(self, members: list[str], values: dict, rows: np.ndarray):
-        """The largest joint density of a component's nodes, its observed values fixed.
-
-        Returns the scope (its discrete parents), the log of that density per row and
-        configuration ``(n_rows, n_configs)`` (the observed values' log-density plus the
-        peak of the unobserved nodes' conditional normal), the unobserved members and their
-        conditional means ``(n_configs, n_rows, n_hidden)``, the peak's location.
+        Returns the scope (its discrete parents), the log-density of the observed values
+        ``(n_rows, n_configs)`` (zeros when none is observed), the unobserved members, and
+        their conditional means ``(n_configs, n_rows, h)`` and covariance
+        ``(n_configs, h, h)``.
         """
         scope, mean, cov = self._moments(members, values, rows)
         seen = [j for j, v in enumerate(members) if v in self.observed]
         hidden = [j for j, v in enumerate(members) if v not in self.observed]
-        n = len(rows)
-        log_density = np.zeros((mean.shape[0], n))
+        log_density = np.zeros((mean.shape[0], len(rows)))
         cond_mean = mean[:, :, hidden]
         cond_cov = cov[:, hidden][:, :, hidden]
         if seen:
             cov_o = cov[:, seen][:, :, seen]
-            x = np.stack([values[members[j]][rows] for j in seen], axis=1)
+            x = np.stack([values[members[j]][rows] for j in seen], axis=1)  # (n, k)
             residual = x[None, :, :] - mean[:, :, seen]
             inverse = np.linalg.inv(cov_o)
             _, logdet = np.linalg.slogdet(cov_o)
@@ -268,10 +260,7 @@ class _Components:
                 cond_mean = cond_mean + np.einsum("cht,cnt->cnh", gain, residual)
                 back = cov[:, seen][:, :, hidden]
                 cond_cov = cond_cov - np.einsum("cht,ctk->chk", gain, back)
-        if hidden:
-            _, logdet_h = np.linalg.slogdet(cond_cov)
-            log_density = log_density - 0.5 * (len(hidden) * _LOG_2PI + logdet_h)[:, None]
-        return scope, log_density.T, [members[j] for j in hidden], cond_mean
+        return scope, log_density.T, [members[j] for j in hidden], cond_mean, cond_cov
 
     def target_moments(self, values: dict, rows: np.ndarray):
         """The target's mean ``(n_rows, n_configs)`` and variance ``(n_configs,)``.
@@ -280,18 +269,9 @@ class _Components:
         discrete parents (returned first).
         """
         members = next(c for c in self.components if self.target in c)
-        scope, mean, cov = self._moments(members, values, rows)
-        t = members.index(self.target)
-        seen = [j for j, v in enumerate(members) if v in self.observed]
-        if not seen:
-            return scope, mean[:, :, t].T, cov[:, t, t]
-        cov_o = cov[:, seen][:, :, seen]
-        x = np.stack([values[members[j]][rows] for j in seen], axis=1)
-        residual = x[None, :, :] - mean[:, :, seen]
-        gain = np.linalg.solve(cov_o, cov[:, seen, t][..., None])[..., 0]  # (C, k)
-        cond_mean = mean[:, :, t] + np.einsum("cni,ci->cn", residual, gain)
-        cond_var = cov[:, t, t] - np.einsum("ci,ci->c", cov[:, t, seen], gain)
-        return scope, cond_mean.T, np.maximum(cond_var, 0.0)
+        scope, _, hidden, cond_mean, cond_cov = self._condition(members, values, rows)
+        t = hidden.index(self.target)
+        return scope, cond_mean[:, :, t].T, np.maximum(cond_cov[:, t, t], 0.0)
 
 
 def _patterns(values: dict, n: int):
@@ -308,12 +288,26 @@ def _patterns(values: dict, n: int):
         yield np.flatnonzero(which == p), [v for v, flag in zip(names, pattern) if flag]
 
 
-def _joint(part, keep: list[str], lam_rows: dict, extra: list, n_rows: int):
-    """``P(keep, e)`` for the rows of one pattern: (values ``(n_rows, cells)``, log_scale)."""
-    relevant = _ancestral_set(part, list(keep) + list(lam_rows) + [d for s, _ in extra for d in s])
-    index, arities, factors = network_factors(part, relevant, lam_rows)
+def _evidence(network, evidence, soft_evidence):
+    """The continuous values, the discrete likelihood factors, the rows, and if a batch."""
+    discrete, values, n, batched = _split_evidence(network, evidence)
+    lam, _, _ = _likelihoods(network.discrete_part, discrete, soft_evidence)
+    return values, lam, n, batched
+
+
+def _pattern_factors(part, nodes: list[str], lam: dict, rows, extra: list):
+    """The CPTs of ``nodes``, the rows' discrete evidence and the continuous tables."""
+    index, arities, factors = network_factors(part, nodes, {v: t[rows] for v, t in lam.items()})
     factors += [(tuple(index[d] for d in scope), table) for scope, table in extra]
-    factors.append(((), np.ones(n_rows)))
+    factors.append(((), np.ones(len(rows))))
+    return index, arities, factors
+
+
+def _joint(part, keep: list[str], lam: dict, rows, extra: list):
+    """``P(keep, e)`` for the rows of one pattern: (values ``(n_rows, cells)``, log_scale)."""
+    relevant = _ancestral_set(part, list(keep) + list(lam) + [d for s, _ in extra for d in s])
+    index, arities, factors = _pattern_factors(part, relevant, lam, rows, extra)
+    n_rows = len(rows)
     kept = tuple(index[v] for v in keep)
     gone = [index[v] for v in relevant if v not in keep]
     order, cells = elimination_order([s for s, _ in factors], gone, arities, "min-fill")
@@ -333,14 +327,11 @@ def _eliminate(network, keep: list[str], evidence, soft_evidence):
     (values, log_scale) as the discrete elimination gives them, the continuous densities'
     scales included in ``log_scale``.
     """
-    discrete, values, n, batched = _split_evidence(network, evidence)
-    part = network.discrete_part
-    lam, _, _ = _likelihoods(part, discrete, soft_evidence)
+    values, lam, n, batched = _evidence(network, evidence, soft_evidence)
     out_values, out_scale = None, np.zeros(n)
     for rows, observed in _patterns(values, n):
-        extra, offset = _Components(network, observed).factors(values, rows)
-        lam_rows = {v: t[rows] for v, t in lam.items()}
-        got, log_scale = _joint(part, keep, lam_rows, extra, len(rows))
+        extra, offset, _ = _Components(network, observed).factors(values, rows)
+        got, log_scale = _joint(network.discrete_part, keep, lam, rows, extra)
         if out_values is None:
             out_values = np.zeros((n, got.shape[1]))
         out_values[rows] = got
@@ -452,9 +443,8 @@ class MixturePosterior:
 
 def _continuous_posterior(network, target: str, evidence, soft_evidence):
     """The mixture posterior of ``target`` per evidence row (a frame for a batch)."""
-    discrete, values, n, batched = _split_evidence(network, evidence)
+    values, lam, n, batched = _evidence(network, evidence, soft_evidence)
     part = network.discrete_part
-    lam, _, _ = _likelihoods(part, discrete, soft_evidence)
     out = [None] * n
     for rows, observed in _patterns(values, n):
         if target in observed:
@@ -464,10 +454,9 @@ def _continuous_posterior(network, target: str, evidence, soft_evidence):
                 )
             continue
         components = _Components(network, observed, target)
-        extra, _ = components.factors(values, rows)
+        extra, _, _ = components.factors(values, rows)
         scope, means, variances = components.target_moments(values, rows)
-        lam_rows = {v: t[rows] for v, t in lam.items()}
-        weights, log_scale = _joint(part, scope, lam_rows, extra, len(rows))
+        weights, log_scale = _joint(part, scope, lam, rows, extra)
         total = weights.sum(axis=1)
         impossible = ~(total > 0) | ~np.isfinite(log_scale)
         if impossible.any() and not batched:
@@ -515,24 +504,10 @@ def cg_query(
     states = network.discrete_part.states
     groups = [names] if joint else [[v] for v in names]
     for keep in (g for g in groups if g):
-        values, log_scale, batched = _eliminate(network, keep, evidence, soft_evidence)
+        values, log_scale, _ = _eliminate(network, keep, evidence, soft_evidence)
         total = values.sum(axis=1)
         impossible = ~(total > 0) | ~np.isfinite(log_scale)
-        if impossible.any() and not batched:
-            raise ValueError(
-                "The evidence has probability 0 under the network, so no posterior is defined."
-            )
-        with np.errstate(invalid="ignore", divide="ignore"):
-            probs = values / total[:, None]
-        probs[impossible] = np.nan
-        if len(keep) == 1:
-            columns = pd.Index(list(states[keep[0]]), name=keep[0])
-        else:
-            columns = pd.MultiIndex.from_product([list(states[v]) for v in keep], names=keep)
-        if batched:
-            out = pd.DataFrame(probs, index=evidence.index, columns=columns)
-        else:
-            out = pd.Series(probs[0], index=columns, name="probability")
+        out = labelled_posterior(values, total, impossible, keep, states, evidence)
         results[keep[0] if len(keep) == 1 else tuple(keep)] = out
     if joint or isinstance(targets, str):
         return next(iter(results.values()))
@@ -568,18 +543,14 @@ def cg_map(network, targets, evidence=None, *, soft_evidence=None):
             f"{continuous} are continuous (the mode of a mixture of normals is not built)."
         )
     names = _targets(network.discrete_part, names)
-    discrete, values, n, batched = _split_evidence(network, evidence)
+    values, lam, n, batched = _evidence(network, evidence, soft_evidence)
     part = network.discrete_part
-    lam, _, _ = _likelihoods(part, discrete, soft_evidence)
     assignment = np.zeros((n, len(part.nodes)), dtype=np.int64)
     log_p = np.zeros(n)
     wanted = {part.nodes.index(v) for v in names}
     for rows, observed in _patterns(values, n):
-        extra, offset = _Components(network, observed).factors(values, rows)
-        lam_rows = {v: t[rows] for v, t in lam.items()}
-        index, arities, factors = network_factors(part, list(part.nodes), lam_rows)
-        factors += [(tuple(index[d] for d in scope), table) for scope, table in extra]
-        factors.append(((), np.ones(len(rows))))
+        extra, offset, _ = _Components(network, observed).factors(values, rows)
+        _, arities, factors = _pattern_factors(part, list(part.nodes), lam, rows, extra)
         got, logs = max_sum_product(factors, arities, wanted, len(rows))
         assignment[rows] = got
         log_p[rows] = logs + offset
@@ -595,9 +566,8 @@ def cg_mpe(network, evidence=None, *, soft_evidence=None):
     in max-product elimination; the continuous values are then the conditional means under
     the maximising discrete states.
     """
-    discrete, values, n, batched = _split_evidence(network, evidence)
+    values, lam, n, batched = _evidence(network, evidence, soft_evidence)
     part = network.discrete_part
-    lam, _, _ = _likelihoods(part, discrete, soft_evidence)
     assignment = np.zeros((n, len(part.nodes)), dtype=np.int64)
     log_p = np.zeros(n)
     filled = {
@@ -606,29 +576,15 @@ def cg_mpe(network, evidence=None, *, soft_evidence=None):
     everything = set(range(len(part.nodes)))
     for rows, observed in _patterns(values, n):
         components = _Components(network, observed, every=True)
-        index, arities, factors = network_factors(
-            part, list(part.nodes), {v: t[rows] for v, t in lam.items()}
-        )
-        peaks, offset = [], np.zeros(len(rows))
-        for members in components.components:
-            scope, log_density, hidden, cond_mean = components.modes(members, values, rows)
-            top = log_density.max(axis=1)
-            offset += top
-            shape = [part.arities[d] for d in scope]
-            factors.append(
-                (
-                    tuple(index[d] for d in scope),
-                    np.exp(log_density - top[:, None]).reshape(len(rows), *shape),
-                )
-            )
-            peaks.append((scope, shape, hidden, cond_mean))
-        factors.append(((), np.ones(len(rows))))
+        extra, offset, located = components.factors(values, rows, peaks=True)
+        index, arities, factors = _pattern_factors(part, list(part.nodes), lam, rows, extra)
         got, logs = max_sum_product(factors, arities, everything, len(rows))
         assignment[rows] = got
         log_p[rows] = logs + offset
-        for scope, shape, hidden, cond_mean in peaks:
+        for scope, hidden, cond_mean in located:
             if not hidden:
                 continue
+            shape = [part.arities[d] for d in scope]
             if scope:
                 config = np.ravel_multi_index(tuple(got[:, index[d]] for d in scope), shape)
             else:

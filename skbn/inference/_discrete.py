@@ -310,27 +310,34 @@ def discrete_query(
             values = np.array(values, dtype=np.float64).reshape(n, -1)
             total = values.sum(axis=1)
             impossible = ~(total > 0) | ~np.isfinite(log_scale)
-        if impossible.any() and not batched:
-            raise ValueError(
-                "The evidence has probability 0 under the network, so no posterior is defined."
-            )
-        with np.errstate(invalid="ignore", divide="ignore"):
-            probs = values / total[:, None]
-        probs[impossible] = np.nan
-        if len(keep) == 1:
-            columns = _state_index(keep[0], network.states[keep[0]])
-        else:
-            columns = pd.MultiIndex.from_product(
-                [list(network.states[v]) for v in keep], names=keep
-            )
-        if batched:
-            out = pd.DataFrame(probs, index=evidence.index, columns=columns)
-        else:
-            out = pd.Series(probs[0], index=columns, name="probability")
+        out = labelled_posterior(values, total, impossible, keep, network.states, evidence)
         results[keep[0] if len(keep) == 1 else tuple(keep)] = out
     if joint or (isinstance(targets, str)):
         return next(iter(results.values()))
     return results
+
+
+def labelled_posterior(values, total, impossible, keep: list[str], states, evidence):
+    """``values / total`` per row as a labelled posterior.
+
+    A Series over the states (one case) or a DataFrame of rows by states (a batch), NaN
+    where the evidence is impossible, which a single case refuses.
+    """
+    batched = isinstance(evidence, pd.DataFrame)
+    if impossible.any() and not batched:
+        raise ValueError(
+            "The evidence has probability 0 under the network, so no posterior is defined."
+        )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        probs = values / total[:, None]
+    probs[impossible] = np.nan
+    if len(keep) == 1:
+        columns = _state_index(keep[0], states[keep[0]])
+    else:
+        columns = pd.MultiIndex.from_product([list(states[v]) for v in keep], names=keep)
+    if batched:
+        return pd.DataFrame(probs, index=evidence.index, columns=columns)
+    return pd.Series(probs[0], index=columns, name="probability")
 
 
 def discrete_evidence_probability(
