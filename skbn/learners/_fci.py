@@ -12,10 +12,11 @@ from sklearn.utils.metaestimators import available_if
 
 from skbn.base import BaseStructureLearner
 from skbn.graph._fci_rules import apply_rules, orient_unshielded_colliders
+from skbn.graph._fci_schedule import tetrad_final_orientation
 from skbn.graph._pag import ARROW, CIRCLE, TAIL
 from skbn.learners._pc import PCStable
 from skbn.utils._parallel import numba_threads
-from skbn.utils._param_validation import Interval
+from skbn.utils._param_validation import Interval, StrOptions
 
 __all__ = ["FCI"]
 
@@ -100,6 +101,124 @@ def _marks_with_knowledge(adj: np.ndarray, collider, forbidden, required) -> np.
     return M
 
 
+def _semi_directed_path(M: np.ndarray, start: int, target: int) -> bool:
+    """Whether a semi-directed path leads from ``start`` to ``target``.
+
+    Tetrad's sense: every edge ``u - v`` of the path has no arrowhead at ``u``.
+    """
+    seen = np.zeros(M.shape[0], dtype=bool)
+    stack = [start]
+    while stack:
+        u = stack.pop()
+        for v in np.flatnonzero((M[u] != 0) & (M[:, u] != ARROW)).tolist():
+            if v == target:
+                return True
+            if not seen[v]:
+                seen[v] = True
+                stack.append(v)
+    return False
+
+
+def _tetrad_possible_dsep(M: np.ndarray, x: int, max_length: int = 3) -> list[int]:
+    """Possible-D-Sep of ``x`` as Tetrad 7.6.8 computes it (``Paths.possibleDsep``).
+
+    Breadth first over edges ``(a, b)`` from ``x``, up to ``max_length`` edges, continuing
+    through ``b`` to ``c`` when ``b`` is a collider on ``a, b, c`` or ``a`` and ``c`` are
+    adjacent. The neighbours of ``x`` belong; a later ``b`` belongs when some node seen next
+    to it (other than ``x``) has a semi-directed path to ``x`` or to ``b``.
+    """
+    adjacent = M != 0
+    found: set = set()
+    previous: dict = {}
+    queue: deque = deque()
+    seen: set = set()
+    for b in np.flatnonzero(adjacent[x]).tolist():
+        queue.append((x, b, 1))
+        seen.add((x, b))
+        previous.setdefault(b, set()).add(x)
+        found.add(b)
+    while queue:
+        a, b, length = queue.popleft()
+        if length > max_length:
+            break
+        if b not in found:
+            for r in previous.get(b, ()):
+                if r != x and (_semi_directed_path(M, r, x) or _semi_directed_path(M, r, b)):
+                    found.add(b)
+                    break
+        for c in np.flatnonzero(adjacent[b]).tolist():
+            if c in (a, x):
+                continue
+            previous.setdefault(c, set()).add(b)
+            if (M[a, b] == ARROW and M[c, b] == ARROW) or adjacent[a, c]:
+                if (b, c) not in seen:
+                    seen.add((b, c))
+                    queue.append((b, c, length + 1))
+    found.discard(x)
+    return sorted(found)
+
+
+def _possible_dsep_pairs(adj: np.ndarray) -> list[tuple[int, int]]:
+    """The edges of the ``"tetrad"`` Possible-D-Sep stage, in the order they are tested."""
+    return [(int(x), int(y)) for x, y in zip(*np.nonzero(np.triu(adj, 1)))]
+
+
+class _SepsetSearch:
+    """Separating sets searched again on the current adjacencies (Tetrad's R0 and R4).
+
+    The first subset, smallest first and in column order, of ``adj(x) - {y}``, then of
+    ``adj(y) - {x}``, that holds ``containing`` and that the test accepts.
+    """
+
+    def __init__(self, bound, adj: np.ndarray, alpha: float):
+        self.bound, self.adj, self.alpha = bound, adj, alpha
+        self.pvalues: dict = {}
+        self.colliders_cache: dict = {}
+        self.blocking_cache: dict = {}
+
+    def independent(self, x: int, y: int, cond) -> bool:
+        key = (min(x, y), max(x, y), tuple(sorted(cond)))
+        if key not in self.pvalues:
+            cond = np.array(key[2], dtype=np.int64)
+            self.pvalues[key] = self.bound.test_positions(x, y, cond).pvalue
+        return self.pvalues[key] > self.alpha
+
+    def find(self, x: int, y: int, containing=()) -> set | None:
+        need = set(containing)
+        for a, b in ((x, y), (y, x)):
+            pool = [v for v in np.flatnonzero(self.adj[a]).tolist() if v != b]
+            if not need <= set(pool):
+                continue
+            for size in range(len(need), len(pool) + 1):
+                for cond in itertools.combinations(pool, size):
+                    if need <= set(cond) and self.independent(x, y, cond):
+                        return set(cond)
+        return None
+
+    def colliders(self) -> np.ndarray:
+        """Circles on the skeleton, then R0 by separating sets searched again."""
+        self.colliders_cache.clear()
+        M = np.where(self.adj, CIRCLE, 0).astype(np.int8)
+
+        def collider(a, b, c):
+            if (a, c) not in self.colliders_cache:
+                self.colliders_cache[(a, c)] = self.find(a, c)
+            sepset = self.colliders_cache[(a, c)]
+            return sepset is not None and b not in sepset
+
+        orient_unshielded_colliders(M, collider)
+        return M
+
+    def blocking(self, x: int, y: int, path, keep: bool) -> set | None:
+        pair = frozenset((x, y))
+        if self.blocking_cache.get(pair) is not None:
+            return self.blocking_cache[pair]
+        sepset = self.find(x, y, path)
+        if keep:
+            self.blocking_cache[pair] = sepset
+        return sepset
+
+
 class FCI(PCStable):
     """FCI: a partial ancestral graph (PAG) when hidden common causes may exist.
 
@@ -137,6 +256,28 @@ class FCI(PCStable):
         arc ``u -> v`` is kept and oriented ``u --> v``.
     tiers : list of lists of str, dict or Tiers, default=None
         Background-knowledge order: a later tier does not cause an earlier one.
+    variant : {"standard", "tetrad"}, default="standard"
+        ``"standard"`` is the algorithm above. ``"tetrad"`` makes the choices of Tetrad
+        7.6.8's ``Fci`` (stable, complete rules), so that its PAG can be compared with
+        Tetrad's mark for mark:
+
+        - colliders (R0, and R4's on discriminating paths) are decided by a separating set
+          searched again among the final adjacencies, not by the skeleton's sets: the
+          first subset of ``adj(a)``, then of ``adj(c)``, smallest first and in column
+          order, that the test accepts (for R4, only subsets holding the path's inner
+          nodes; the first answer for a pair is kept); none found means no collider, and
+          R4 leaves the triple;
+        - the Possible-D-Sep stage tests each edge once given the whole Possible-D-Sep set
+          of each of its ends, by Tetrad's definition with paths of up to 3 edges (not
+          ``max_path_length``), the edges taken in column order;
+        - the rules run in Tetrad's schedule (see ``skbn.graph._fci_schedule``); R3
+          without the non-adjacency of its outer nodes, R4 only on triples ``v o-> y``.
+
+        Where the tests contradict each other the two variants can differ; where two
+        discriminating paths of one triple disagree, which one Tetrad takes first depends
+        on its hash order, so ``n_r4_conflicts_`` counts those triples. The re-searched
+        sets are unbounded by ``max_cond_size`` (as in Tetrad), and background knowledge
+        is not taken.
     n_jobs : int, default=None
         Threads of the skeleton's tests (as for :class:`PCStable`); the result is identical
         to the serial run.
@@ -154,6 +295,13 @@ class FCI(PCStable):
         Edges the Possible-D-Sep stage removed.
     n_tests_levels_ : list of int
         Pairs tested at each skeleton level.
+    n_r4_conflicts_ : int
+        With ``variant="tetrad"``: triples that two discriminating paths decided
+        differently (the first one listed set the marks); 0 otherwise.
+    order_dependent_edges_ : list of tuple
+        With ``variant="tetrad"``: the edges whose Possible-D-Sep test comes out
+        differently on the graph before the stage and on the graph after it (their fate
+        depended on the edges taken before them); empty otherwise.
     parameters_ : None
         A PAG holds no single DAG to put parameters on.
 
@@ -188,6 +336,7 @@ class FCI(PCStable):
         **PCStable._parameter_constraints,
         "max_path_length": [Interval(Integral, 1, None, closed="left"), None],
         "possible_dsep": ["boolean"],
+        "variant": [StrOptions({"standard", "tetrad"})],
     }
 
     def __init__(
@@ -202,6 +351,7 @@ class FCI(PCStable):
         forbidden_edges=None,
         required_edges=None,
         tiers=None,
+        variant: str = "standard",
         n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
@@ -218,6 +368,7 @@ class FCI(PCStable):
         )
         self.max_path_length = max_path_length
         self.possible_dsep = possible_dsep
+        self.variant = variant
 
     # a PAG is a class of causal structures, not a distribution: no likelihood to score
     # rows with (scikit-learn's tools then see no score method)
@@ -301,11 +452,67 @@ class FCI(PCStable):
                     return tuple(cond)
         return None
 
+    def _learn_tetrad(self, data, adj, sepsets):
+        """R0, Possible-D-Sep and the rules as Tetrad 7.6.8's ``Fci`` does them."""
+        search = _SepsetSearch(self._resolved_test(data).bind(data), adj, self.alpha)
+        M = search.colliders()
+        removed = 0
+        self.order_dependent_edges_ = []
+        if self.possible_dsep:
+            before = M.copy()
+            pairs = _possible_dsep_pairs(adj)
+
+            def separating(marks, x, y):
+                for end in (x, y):
+                    pool = [v for v in _tetrad_possible_dsep(marks, end) if v not in (x, y)]
+                    if search.independent(x, y, pool):
+                        return pool
+                return None
+
+            for x, y in pairs:
+                pool = separating(M, x, y)
+                if pool is not None:
+                    adj[x, y] = adj[y, x] = False
+                    M[x, y] = M[y, x] = 0
+                    sepsets.setdefault(frozenset((x, y)), []).append(tuple(pool))
+                    removed += 1
+            # an edge whose fate differs on the graph before the stage and after it
+            # depended on the edges taken before it
+            names = data.names
+            for x, y in pairs:
+                after = M.copy()
+                after[x, y], after[y, x] = before[x, y], before[y, x]
+                if (separating(before, x, y) is None) != (separating(after, x, y) is None):
+                    self.order_dependent_edges_.append((names[x], names[y]))
+            if self.verbose:
+                print(f"FCI possible-d-sep: {removed} edges removed")
+            M = search.colliders()
+        max_length = -1 if self.max_path_length is None else self.max_path_length
+        conflicts = tetrad_final_orientation(M, search.blocking, max_path_length=max_length)
+        self.n_r4_conflicts_ = len(set(conflicts))
+        self.n_removed_possible_dsep_ = removed
+        return M
+
     def _learn(self, data, prepared):
         forbidden, required = prepared
+        tetrad = getattr(self, "variant", "standard") == "tetrad"
+        if tetrad and any(
+            getattr(self, name) is not None
+            for name in ("allowed_edges", "forbidden_edges", "required_edges", "tiers")
+        ):
+            raise ValueError(
+                f"{type(self).__name__}(variant='tetrad') takes no background knowledge "
+                "(allowed_edges, forbidden_edges, required_edges, tiers); use "
+                "variant='standard' with knowledge."
+            )
         test = self._resolved_test(data)
         with numba_threads(self.n_jobs if test.threaded_kernels else None):
             adj, sepsets, _, levels = self._skeleton(data, forbidden, required)
+        self.n_r4_conflicts_ = 0
+        self.order_dependent_edges_ = []
+        if tetrad:
+            M = self._learn_tetrad(data, adj, sepsets)
+            return self._finish(data, M, sepsets, levels)
         M = self._colliders(adj, sepsets, forbidden, required)
         self.n_removed_possible_dsep_ = 0
         if self.possible_dsep:
@@ -322,6 +529,9 @@ class FCI(PCStable):
 
         max_length = -1 if self.max_path_length is None else self.max_path_length
         apply_rules(M, collider, max_path_length=max_length)
+        return self._finish(data, M, sepsets, levels)
+
+    def _finish(self, data, M, sepsets, levels):
         names = data.names
         name_of = list(names).__getitem__
         self.sepsets_ = {

@@ -230,7 +230,9 @@ class RFCI(FCI):
     """
 
     _parameter_constraints = {
-        name: rule for name, rule in FCI._parameter_constraints.items() if name != "possible_dsep"
+        name: rule
+        for name, rule in FCI._parameter_constraints.items()
+        if name not in ("possible_dsep", "variant")
     }
 
     def __init__(
