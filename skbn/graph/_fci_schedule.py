@@ -35,7 +35,7 @@ import numpy as np
 
 from skbn.graph._pag import ARROW, CIRCLE, TAIL
 
-__all__ = ["tetrad_final_orientation"]
+__all__ = ["recursive_ddp_sepset", "tetrad_final_orientation"]
 
 #: ``blocking(x, y, path, keep)``: a separating set of ``x`` and ``y`` holding ``path``, or
 #: None; ``keep`` False asks without remembering the answer for the pair
@@ -162,12 +162,13 @@ def _rule4(M, nbrs, blocking: Blocking, max_length: int, conflicts: list) -> boo
                 earlier = decided.get((w, v, y))
                 if earlier is not None:
                     sepset = blocking(x, y, path, False)
-                    if sepset is not None and (v not in sepset) != earlier:
+                    usable = sepset is not None and set(path) <= sepset
+                    if usable and (v not in sepset) != earlier:
                         conflicts.append((w, v, y))
                 continue
             sepset = blocking(x, y, path, True)
-            if sepset is None:
-                continue
+            if sepset is None or not set(path) <= sepset:
+                continue  # Tetrad throws (and orients nothing) without a set holding the path
             collider = v not in sepset
             if collider:
                 if not (_arrow_allowed(M, w, v) and _arrow_allowed(M, y, v)):
@@ -272,6 +273,114 @@ def _rules8to10(M, nbrs) -> bool:
                 continue
             changed |= _rule8(M, a, c, nbrs) or _rule9(M, a, c) or _rule10(M, a, c, nbrs)
     return changed
+
+
+def _descendants(M) -> list[set]:
+    """Each node with the nodes it reaches along directed edges ``-->`` (itself included)."""
+    p = M.shape[0]
+    children = [[v for v in np.flatnonzero(M[u]).tolist() if _parent(M, u, v)] for u in range(p)]
+    out = []
+    for u in range(p):
+        seen, stack = {u}, [u]
+        while stack:
+            for v in children[stack.pop()]:
+                if v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        out.append(seen)
+    return out
+
+
+_BLOCKED, _UNBLOCKABLE, _OPEN = 0, 1, 2
+
+
+def _passes(M, nbrs, a, b, z, descendants) -> list[int]:
+    """The ``c`` a path ``a, b`` may go on to given ``z``.
+
+    That is, ``b`` is a non-collider outside ``z``, or a collider with a descendant in ``z``.
+    """
+    out = []
+    for c in nbrs[b]:
+        if c == a:
+            continue
+        collider = M[a, b] == ARROW and M[c, b] == ARROW
+        if (not collider and b not in z) or (collider and descendants[b] & z):
+            out.append(c)
+    return out
+
+
+def _block(M, nbrs, a, b, y, path, z, not_followed, descendants) -> int:
+    """Tetrad's ``RecursiveBlocking.findPathToTarget``.
+
+    Whether the paths from ``a, b`` to ``y`` can be blocked, adding non-colliders to ``z``
+    as needed (``z`` and ``path`` change).
+    """
+    if b == y or b in path:
+        return _UNBLOCKABLE
+    if b in not_followed:
+        return _BLOCKED
+    path.add(b)
+    if b in z:
+        for c in _passes(M, nbrs, a, b, z, descendants):
+            if c in not_followed:
+                continue
+            if _block(M, nbrs, b, c, y, path, z, not_followed, descendants) != _BLOCKED:
+                return _UNBLOCKABLE  # Tetrad leaves b on the path here
+        path.discard(b)
+        return _BLOCKED
+    for conditioned in (False, True):
+        if conditioned:
+            z.add(b)
+        passes = [c for c in _passes(M, nbrs, a, b, z, descendants) if c not in not_followed]
+        if all(
+            _block(M, nbrs, b, c, y, path, z, not_followed, descendants) == _BLOCKED for c in passes
+        ):
+            path.discard(b)
+            return _BLOCKED
+    path.discard(b)
+    return _UNBLOCKABLE
+
+
+def _blocking_set(M, nbrs, x, y, not_followed) -> set:
+    """Tetrad's ``RecursiveBlocking.blockPathsRecursively`` from ``x`` towards ``y``."""
+    z: set = set()
+    descendants = _descendants(M)
+    path = {x}
+    for b in nbrs[x]:
+        if b != y:
+            _block(M, nbrs, x, b, y, path, z, not_followed, descendants)
+    return z
+
+
+def recursive_ddp_sepset(M, x: int, y: int, independent) -> set | None:
+    """Tetrad's recursive separating set of a discriminating path's ends ``x`` and ``y``.
+
+    For each subset ``c`` of their common neighbours and each subset of the path middles
+    ``v`` (of paths between ``x`` and ``y`` still to orient) with ``c``, a set blocking
+    every other path is built; the middles not left out are added, ``c`` taken away, and
+    the first such set the test ``independent(x, y, set)`` accepts is returned (None when
+    none is).
+    """
+    nbrs = [np.flatnonzero(row).tolist() for row in M]
+    middles = sorted(
+        {
+            v
+            for a, _, v, b, _ in _discriminating_paths(M, nbrs, -1)
+            if {a, b} == {x, y} and M[b, v] == CIRCLE
+        }
+    )
+    common = [v for v in nbrs[x] if M[y, v]]
+    for c_size in range(len(common) + 1):
+        for chosen in itertools.combinations(common, c_size):
+            pool = sorted(set(middles) | set(chosen))
+            for size in range(len(pool) + 1):
+                for left_out in itertools.combinations(pool, size):
+                    blocking = _blocking_set(M, nbrs, x, y, set(left_out))
+                    blocking |= set(middles) - set(left_out)
+                    blocking -= set(chosen)
+                    if independent(x, y, blocking):
+                        return blocking
+    return None
 
 
 def tetrad_final_orientation(

@@ -12,7 +12,7 @@ from sklearn.utils.metaestimators import available_if
 
 from skbn.base import BaseStructureLearner
 from skbn.graph._fci_rules import apply_rules, orient_unshielded_colliders
-from skbn.graph._fci_schedule import tetrad_final_orientation
+from skbn.graph._fci_schedule import recursive_ddp_sepset, tetrad_final_orientation
 from skbn.graph._pag import ARROW, CIRCLE, TAIL
 from skbn.learners._pc import PCStable
 from skbn.utils._parallel import numba_threads
@@ -210,6 +210,11 @@ class _SepsetSearch:
         return M
 
     def blocking(self, x: int, y: int, path, keep: bool) -> set | None:
+        """R4's set for FCI (Tetrad's greedy blocking).
+
+        The first separating subset of an end's adjacencies holding the path; the first
+        answer for a pair is kept.
+        """
         pair = frozenset((x, y))
         if self.blocking_cache.get(pair) is not None:
             return self.blocking_cache[pair]
@@ -217,6 +222,26 @@ class _SepsetSearch:
         if keep:
             self.blocking_cache[pair] = sepset
         return sepset
+
+    def recursive_blocking(self, M: np.ndarray):
+        """R4's set for RFCI on the marks ``M`` (changed in place by the rules).
+
+        Tetrad's recursive blocking set, else the greedy one; the first answer for a pair is
+        kept.
+        """
+
+        def blocking(x: int, y: int, path, keep: bool) -> set | None:
+            pair = frozenset((x, y))
+            if self.blocking_cache.get(pair) is not None:
+                return self.blocking_cache[pair]
+            sepset = recursive_ddp_sepset(M, x, y, self.independent)
+            if sepset is None:
+                sepset = self.find(x, y, path)
+            if keep:
+                self.blocking_cache[pair] = sepset
+            return sepset
+
+        return blocking
 
 
 class FCI(PCStable):
@@ -452,6 +477,17 @@ class FCI(PCStable):
                     return tuple(cond)
         return None
 
+    def _refuse_knowledge(self) -> None:
+        if any(
+            getattr(self, name) is not None
+            for name in ("allowed_edges", "forbidden_edges", "required_edges", "tiers")
+        ):
+            raise ValueError(
+                f"{type(self).__name__}(variant='tetrad') takes no background knowledge "
+                "(allowed_edges, forbidden_edges, required_edges, tiers); use "
+                "variant='standard' with knowledge."
+            )
+
     def _learn_tetrad(self, data, adj, sepsets):
         """R0, Possible-D-Sep and the rules as Tetrad 7.6.8's ``Fci`` does them."""
         search = _SepsetSearch(self._resolved_test(data).bind(data), adj, self.alpha)
@@ -495,16 +531,9 @@ class FCI(PCStable):
 
     def _learn(self, data, prepared):
         forbidden, required = prepared
-        tetrad = getattr(self, "variant", "standard") == "tetrad"
-        if tetrad and any(
-            getattr(self, name) is not None
-            for name in ("allowed_edges", "forbidden_edges", "required_edges", "tiers")
-        ):
-            raise ValueError(
-                f"{type(self).__name__}(variant='tetrad') takes no background knowledge "
-                "(allowed_edges, forbidden_edges, required_edges, tiers); use "
-                "variant='standard' with knowledge."
-            )
+        tetrad = self.variant == "tetrad"
+        if tetrad:
+            self._refuse_knowledge()
         test = self._resolved_test(data)
         with numba_threads(self.n_jobs if test.threaded_kernels else None):
             adj, sepsets, _, levels = self._skeleton(data, forbidden, required)

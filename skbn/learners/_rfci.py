@@ -29,8 +29,9 @@ from collections import deque
 import numpy as np
 
 from skbn.graph._fci_rules import apply_rules
+from skbn.graph._fci_schedule import tetrad_final_orientation
 from skbn.graph._pag import ARROW
-from skbn.learners._fci import FCI, _marks_with_knowledge
+from skbn.learners._fci import FCI, _marks_with_knowledge, _SepsetSearch
 from skbn.learners._pc import PCStable
 from skbn.utils._parallel import numba_threads
 
@@ -113,6 +114,50 @@ class _RFCIChecks:
             if adj[i, j] and adj[j, k] and not adj[i, k] and j not in self.sep[frozenset((i, k))]
         }
 
+    def unshielded_by_centre(self) -> set:
+        """Algorithm 4.4 in Tetrad's order: the colliders it keeps.
+
+        The triples ``(i, j, k)`` centre by centre (``j``, then the pairs of its neighbours);
+        a removed edge's new unshielded triples are queued node by node, as Tetrad's
+        ``Rfci`` queues them.
+        """
+        adj, keep = self.adj, self.keep
+        p = adj.shape[0]
+        queue = deque(
+            (i, j, k)
+            for j in range(p)
+            for i, k in itertools.combinations(np.flatnonzero(adj[j]).tolist(), 2)
+            if not adj[i, k]
+        )
+        kept: list = []
+        while queue:
+            i, j, k = queue.popleft()
+            if not (adj[i, j] and adj[j, k]) or adj[i, k]:
+                continue
+            sep = self.sep.get(frozenset((i, k)))
+            if sep is None:
+                continue
+            base = [v for v in sep if v != j]
+            first = not keep[i, j] and self._independent(i, j, base)
+            second = not keep[j, k] and self._independent(j, k, base)
+            if not (first or second):
+                kept.append((i, j, k))
+                continue
+            if first:
+                self._remove(i, j, self._first_separating(i, j, base))
+            if second:
+                self._remove(j, k, self._first_separating(j, k, base))
+            for m in range(p):
+                if first and adj[m, i] and adj[m, j]:
+                    queue.append((i, m, j))
+                if second and adj[m, j] and adj[m, k]:
+                    queue.append((j, m, k))
+        return {
+            (min(i, k), j, max(i, k))
+            for i, j, k in kept
+            if adj[i, j] and adj[j, k] and not adj[i, k] and j not in self.sep[frozenset((i, k))]
+        }
+
     def discriminating(self, theta, alpha, beta, gamma, path):
         """R4 after Algorithm 4.5's check of the path's successive pairs."""
         sep = self.sep.get(frozenset((theta, gamma)))
@@ -179,6 +224,13 @@ class RFCI(FCI):
         Background knowledge, as for :class:`FCI`; a required edge is never tested away.
     tiers : list of lists of str, dict or Tiers, default=None
         Background-knowledge order: a later tier does not cause an earlier one.
+    variant : {"standard", "tetrad"}, default="standard"
+        ``"tetrad"`` makes the choices of Tetrad 7.6.8's ``Rfci``, for comparisons mark for
+        mark: step 2 takes the triples centre by centre (as Tetrad lists them, not sorted
+        by their first node), no path check removes edges, and the rules run in Tetrad's
+        schedule (as for ``FCI(variant="tetrad")``), R4 deciding each discriminating path
+        by Tetrad's recursive blocking set of its ends (else the first separating set of
+        an end's adjacencies that holds the path). Background knowledge is not taken.
     n_jobs : int, default=None
         Threads of the skeleton's tests; the result is identical to the serial run.
     verbose : int, default=0
@@ -196,6 +248,13 @@ class RFCI(FCI):
         Edges of the skeleton that the triple and path checks removed.
     n_tests_levels_ : list of int
         Pairs tested at each skeleton level.
+    n_r4_conflicts_ : int
+        With ``variant="tetrad"``: triples that two discriminating paths decided
+        differently (the first one listed set the marks); 0 otherwise.
+    order_dependent_edges_ : list of tuple
+        With ``variant="tetrad"``: edges that step 2 removes, or colliders it finds, only
+        with one of the two separating sets of a pair separated from both of its ends at
+        one level (the first is used; Tetrad's threads pick either); empty otherwise.
     parameters_ : None
         A PAG holds no single DAG to put parameters on.
 
@@ -208,8 +267,9 @@ class RFCI(FCI):
     -----
     Tetrad's ``Rfci`` runs step 2 as here but decides discriminating paths with its FCI's
     test-based R4 (a search for a blocking set), without Algorithm 4.5's check of the
-    path; skbn follows the paper. Each pair keeps one separating set: the first that the
-    skeleton found (smallest, then lexicographic by name).
+    path; skbn follows the paper (``variant="tetrad"`` follows Tetrad). Each pair keeps one
+    separating set: the first that the skeleton found (smallest, then lexicographic by
+    name).
 
     References
     ----------
@@ -230,9 +290,7 @@ class RFCI(FCI):
     """
 
     _parameter_constraints = {
-        name: rule
-        for name, rule in FCI._parameter_constraints.items()
-        if name not in ("possible_dsep", "variant")
+        name: rule for name, rule in FCI._parameter_constraints.items() if name != "possible_dsep"
     }
 
     def __init__(
@@ -246,6 +304,7 @@ class RFCI(FCI):
         forbidden_edges=None,
         required_edges=None,
         tiers=None,
+        variant: str = "standard",
         n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
@@ -262,9 +321,13 @@ class RFCI(FCI):
             verbose=verbose,
         )
         self.max_path_length = max_path_length
+        self.variant = variant
 
     def _learn(self, data, prepared):
         forbidden, required = prepared
+        tetrad = self.variant == "tetrad"
+        if tetrad:
+            self._refuse_knowledge()
         test = self._resolved_test(data)
         with numba_threads(self.n_jobs if test.threaded_kernels else None):
             adj, sepsets, _, levels = self._skeleton(data, forbidden, required)
@@ -278,9 +341,36 @@ class RFCI(FCI):
             for i, k in itertools.combinations(np.flatnonzero(adj[j]).tolist(), 2)
             if not adj[i, k]
         ]
+        max_length = -1 if self.max_path_length is None else self.max_path_length
+        self.n_r4_conflicts_ = 0
+        self.order_dependent_edges_ = []
+        if tetrad:
+            # a pair separated from both ends at one level has two sets; Tetrad's threads
+            # decide which it keeps, so step 2 also runs with the other one, to report
+            # the edges and colliders that choice changes
+            last = {pair: tuple(sets[-1]) for pair, sets in sepsets.items()}
+            other = _RFCIChecks(checks.bound, adj.copy(), last, required | required.T, self.alpha)
+            other.cache = checks.cache
+            other_colliders = other.unshielded_by_centre()
+            colliders = checks.unshielded_by_centre()
+            changed = {frozenset(e) for e in zip(*np.nonzero(np.triu(adj ^ other.adj)))}
+            for a, b, c in colliders ^ other_colliders:
+                changed |= {frozenset((a, b)), frozenset((b, c))}
+            names = data.names
+            self.order_dependent_edges_ = sorted(
+                tuple(sorted(names[v] for v in pair)) for pair in changed
+            )
+            M = _marks_with_knowledge(
+                adj, lambda a, b, c: (a, b, c) in colliders, forbidden, required
+            )
+            search = _SepsetSearch(checks.bound, adj, self.alpha)
+            conflicts = tetrad_final_orientation(
+                M, search.recursive_blocking(M), max_path_length=max_length
+            )
+            self.n_r4_conflicts_ = len(set(conflicts))
+            return self._finish_rfci(data, M, checks, levels)
         colliders = checks.unshielded(triples)
         M = _marks_with_knowledge(adj, lambda a, b, c: (a, b, c) in colliders, forbidden, required)
-        max_length = -1 if self.max_path_length is None else self.max_path_length
         while True:
             try:
                 apply_rules(M, checks.discriminating, max_path_length=max_length)
@@ -294,6 +384,9 @@ class RFCI(FCI):
                 colliders = checks.unshielded(new)
                 M[~adj] = 0  # the triple checks may have removed more
                 _orient_colliders(M, colliders, required)
+        return self._finish_rfci(data, M, checks, levels)
+
+    def _finish_rfci(self, data, M, checks, levels):
         if self.verbose:
             print(f"RFCI: {checks.n_removed} edges removed by the triple and path checks")
         self.n_removed_ = checks.n_removed

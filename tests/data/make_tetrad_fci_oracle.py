@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Record Tetrad's ``Fci`` on sampled data: ``python -m tests.data.make_tetrad_fci_oracle``.
+"""Record Tetrad's ``Fci`` and ``Rfci`` on sampled data: ``python -m
+tests.data.make_tetrad_fci_oracle``.
 
 Needs Tetrad 7.6.8 (see ``examples/benchmarks/_tetrad.py``). Each case is a problem from
 :func:`skbn.datasets.make_latent_problem`, its measured columns renamed (below), run through
 Tetrad's ``Fci`` (stable FAS, Possible-D-Sep, complete rules, no bound on discriminating
-paths) with the test, alpha and depth the case names:
+paths) and ``Rfci`` with the test, alpha and depth the case names, each 10 times: Tetrad's
+stable FAS runs the nodes of a level on parallel threads, so a pair separated from both of
+its ends keeps either set, and the PAG can change from run to run. The distinct PAGs are
+stored (``fci_pags``, ``rfci_pags``). The cases:
 
 - 50 Gaussian cases: Erdos-Renyi DAGs of 9 to 17 nodes with twice as many arcs, 10% of
   the nodes hidden, 1,000 standardised rows, Fisher-z;
@@ -14,12 +18,13 @@ paths) with the test, alpha and depth the case names:
 Alpha alternates 0.01 / 0.05 and the depth runs -1, -1, 2 over the cases. Stored per case:
 the generator's arguments, a fingerprint of the data (the correlation matrix for Gaussian
 data, a hash of the codes for discrete data, so that a changed generator fails loudly
-rather than silently comparing other data), Tetrad's FAS skeleton and its PAG.
+rather than silently comparing other data), Tetrad's FAS skeleton and its PAGs.
 
 Tetrad's G-square is not skbn's (it drops rows and columns of a stratum with fewer than one
 count per cell, and strata with fewer counts than cells), so on discrete data the two
 disagree on some tests. For the discrete cases the script therefore also stores Tetrad's
-p-value of every test that ``FCI(variant="tetrad")`` asks when Tetrad answers them
+p-value of every test that ``FCI(variant="tetrad")`` and ``RFCI(variant="tetrad")`` ask
+when Tetrad answers them
 (``tetrad_pvalues``; 1.0 where Tetrad calls a test with no degree of freedom left
 independent); replayed through ``tests.data._fci_cases.TableTest``, they let the tests
 compare the two FCIs given the same test decisions. Writes ``tetrad_fci_oracle.json``.
@@ -42,14 +47,27 @@ from examples.benchmarks._tetrad import (
     tetrad_continuous_data,
     tetrad_discrete_data,
 )
-from skbn.learners import FCI
+from skbn.learners import FCI, RFCI
 from tests.data import save_oracle
 from tests.data._fci_cases import TableTest, case_problem, cases, fingerprint
+
+#: runs of each Tetrad search per case: its results can differ from run to run
+RUNS = 10
+
+
+def _tetrad_pags(build, runs: int) -> list[list[str]]:
+    """Tetrad's distinct PAGs over ``runs`` runs (its stable FAS runs the nodes of a level
+    on parallel threads, so a pair separated from both ends keeps either set)."""
+    found = set()
+    for _ in range(runs):
+        with redirect_stdout(io.StringIO()):
+            found.add(tuple(edge_strings(build().search())))
+    return [list(pag) for pag in sorted(found)]
 
 
 def main() -> None:
     start_tetrad()
-    from edu.cmu.tetrad.search import Fas, Fci
+    from edu.cmu.tetrad.search import Fas, Fci, Rfci
     from edu.cmu.tetrad.search.test import IndTestFisherZ, IndTestGSquare
 
     out = []
@@ -62,15 +80,24 @@ def main() -> None:
         fas = Fas(test)
         fas.setStable(True)
         fas.setDepth(case["depth"])
-        search = Fci(test)
-        search.setStable(True)
-        search.setDepth(case["depth"])
-        search.setDoPossibleDsep(True)
-        search.setCompleteRuleSetUsed(True)
-        search.setMaxDiscriminatingPathLength(-1)
         with redirect_stdout(io.StringIO()):
             skeleton = fas.search()
-            pag = search.search()
+
+        def fci(test=test, depth=case["depth"]):
+            search = Fci(test)
+            search.setStable(True)
+            search.setDepth(depth)
+            search.setDoPossibleDsep(True)
+            search.setCompleteRuleSetUsed(True)
+            search.setMaxDiscriminatingPathLength(-1)
+            return search
+
+        def rfci(test=test, depth=case["depth"]):
+            search = Rfci(test)
+            search.setDepth(depth)
+            search.setMaxDiscriminatingPathLength(-1)
+            return search
+
         extra = {}
         if case["kind"] == "discrete":
             variables = test.getVariables()
@@ -90,12 +117,10 @@ def main() -> None:
                 return pvalue
 
             table: dict = {}
-            FCI(
-                TableTest(table, ask),
-                alpha=case["alpha"],
-                max_cond_size=None if case["depth"] < 0 else case["depth"],
-                variant="tetrad",
-            ).fit(X)
+            depth = None if case["depth"] < 0 else case["depth"]
+            for learner in (FCI, RFCI):
+                replayed = TableTest(table, ask)
+                learner(replayed, alpha=case["alpha"], max_cond_size=depth, variant="tetrad").fit(X)
             extra["tetrad_pvalues"] = dict(sorted(table.items()))
         out.append(
             {
@@ -104,11 +129,21 @@ def main() -> None:
                 "columns": list(X.columns),
                 "data": fingerprint(X),
                 "skeleton": sorted(sorted(str(e).split(" ")[0::2]) for e in skeleton.getEdges()),
-                "pag": edge_strings(pag),
+                "runs": RUNS,
+                "fci_pags": _tetrad_pags(fci, RUNS),
+                "rfci_pags": _tetrad_pags(rfci, RUNS),
                 "tetrad": TETRAD_VERSION,
             }
         )
-        print(case["kind"], case["seed"], X.shape, len(out[-1]["pag"]), "edges", flush=True)
+        print(
+            case["kind"],
+            case["seed"],
+            X.shape,
+            len(out[-1]["fci_pags"]),
+            len(out[-1]["rfci_pags"]),
+            "distinct PAGs",
+            flush=True,
+        )
     save_oracle("tetrad_fci_oracle", out)
 
 

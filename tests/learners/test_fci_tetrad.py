@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""FCI(variant="tetrad") against Tetrad 7.6.8's ``Fci`` on sampled data, mark for mark.
+"""FCI and RFCI with ``variant="tetrad"`` against Tetrad 7.6.8's ``Fci`` and ``Rfci``.
 
-The stored oracle (``tests/data/make_tetrad_fci_oracle.py``) holds Tetrad's PAG of 50
+The stored oracle (``tests/data/make_tetrad_fci_oracle.py``) holds Tetrad's PAGs of 50
 Gaussian problems (Fisher-z, skbn's own test: the two agree) and 20 discrete ones (Tetrad's
-G-square decisions replayed, since its G-square is not skbn's). Where Tetrad's hash order
-decides (``order_dependent_edges_`` or ``n_r4_conflicts_`` say so) the PAGs may differ;
-everywhere else they must be equal.
+G-square decisions replayed, since its G-square is not skbn's), each search run 10 times
+(its threads can change the PAG). skbn's PAG must be one of Tetrad's, mark for mark,
+except where the order of Tetrad's hash sets or threads decides
+(``order_dependent_edges_`` or ``n_r4_conflicts_`` say so).
 """
 
 from functools import cache
@@ -16,7 +17,7 @@ import pytest
 
 from skbn.graph import from_endpoint_matrix
 from skbn.graph._pag import parse_marked_edges
-from skbn.learners import FCI, PCStable
+from skbn.learners import FCI, RFCI, PCStable
 from tests.data import load_oracle
 from tests.data._fci_cases import TableTest, case_problem, fingerprint
 
@@ -38,15 +39,20 @@ def _test(case):
     return "fisher_z" if case["kind"] == "gaussian" else TableTest(case["tetrad_pvalues"])
 
 
-def _fit(case, X):
+LEARNERS = {"fci": FCI, "rfci": RFCI}
+
+
+def _fit(case, X, learner="fci"):
     depth = None if case["depth"] < 0 else case["depth"]
-    return FCI(_test(case), alpha=case["alpha"], max_cond_size=depth, variant="tetrad").fit(X)
+    return LEARNERS[learner](
+        _test(case), alpha=case["alpha"], max_cond_size=depth, variant="tetrad"
+    ).fit(X)
 
 
 @cache
-def _fitted(index: int):
+def _fitted(index: int, learner: str):
     case = ORACLE[index]
-    return _fit(case, _data(case))
+    return _fit(case, _data(case), learner)
 
 
 def _marks(graph) -> set:
@@ -54,39 +60,42 @@ def _marks(graph) -> set:
     return {(u, v, mark) for u, v, mark in graph.edges(data="mark")}
 
 
-def _tetrad_pag(case):
+def _tetrad_pags(case, learner="fci") -> list[set]:
     columns = case["columns"]
-    return _marks(from_endpoint_matrix(parse_marked_edges(case["pag"], columns), columns))
+    return [
+        _marks(from_endpoint_matrix(parse_marked_edges(pag, columns), columns))
+        for pag in case[f"{learner}_pags"]
+    ]
 
 
 def _order_decides(est) -> bool:
     return bool(est.order_dependent_edges_) or est.n_r4_conflicts_ > 0
 
 
+@pytest.mark.parametrize("learner", ["fci", "rfci"])
 @pytest.mark.parametrize(
     "index", range(len(ORACLE)), ids=[f"{c['kind']}-{c['seed']}" for c in ORACLE]
 )
-def test_tetrad_variant_equals_tetrad_fci_where_order_does_not_decide(index):
+def test_tetrad_variant_returns_a_tetrad_pag_where_order_does_not_decide(index, learner):
     case = ORACLE[index]
-    est = _fitted(index)
-    if _order_decides(est):
-        # the marks the order decides may differ; the skeleton before the Possible-D-Sep
-        # stage may not (the next test), and neither may the columns
-        assert sorted(est.graph_.nodes) == sorted(case["columns"])
-        return
-    assert _marks(est.graph_) == _tetrad_pag(case)
+    est = _fitted(index, learner)
+    assert sorted(est.graph_.nodes) == sorted(case["columns"])
+    if not _order_decides(est):
+        assert _marks(est.graph_) in _tetrad_pags(case, learner)
 
 
-def test_order_decides_few_cases_and_the_others_all_agree():
-    # the guard on the test above: most cases must be compared, not excused
-    excused = agree = 0
+@pytest.mark.parametrize("learner", ["fci", "rfci"])
+def test_most_cases_are_compared_and_most_excused_ones_agree_too(learner):
+    # the guard on the test above: it must compare most cases, not excuse them, and where
+    # the order could decide skbn still returns one of Tetrad's PAGs on most cases
+    # (when recorded: FCI 55 compared and 65 of 70 equal, RFCI 42 compared and 69 equal)
+    compared = agree = 0
     for index, case in enumerate(ORACLE):
-        est = _fitted(index)
-        if _order_decides(est):
-            excused += 1
-            agree += _marks(est.graph_) == _tetrad_pag(case)
-    assert excused <= 20  # 15 of 70 when recorded, 10 of them equal all the same
-    assert agree >= excused // 2
+        est = _fitted(index, learner)
+        compared += not _order_decides(est)
+        agree += _marks(est.graph_) in _tetrad_pags(case, learner)
+    assert compared >= 35
+    assert agree >= 60
 
 
 @pytest.mark.parametrize("kind", ["gaussian", "discrete"])
@@ -110,7 +119,7 @@ def test_standard_variant_differs_from_tetrad_on_some_cases():
             .fit(_data(c))
             .graph_
         )
-        != _tetrad_pag(c)
+        not in _tetrad_pags(c)
         for c in cases
     )
     assert differ >= 1
@@ -119,19 +128,23 @@ def test_standard_variant_differs_from_tetrad_on_some_cases():
 def test_tetrad_variant_refuses_background_knowledge():
     case = ORACLE[0]
     X = _data(case)
-    with pytest.raises(ValueError, match="takes no background knowledge"):
-        FCI(variant="tetrad", tiers=[list(X.columns[:2]), list(X.columns[2:])]).fit(X)
+    tiers = [list(X.columns[:2]), list(X.columns[2:])]
+    for learner in LEARNERS.values():
+        with pytest.raises(ValueError, match="takes no background knowledge"):
+            learner(variant="tetrad", tiers=tiers).fit(X)
 
 
 def test_tetrad_variant_is_column_order_invariant():
     case = ORACLE[3]
     X = _data(case)
-    a = _fit(case, X)
-    b = _fit(case, X[X.columns[::-1]])
-    assert _marks(a.graph_) == _marks(b.graph_)
+    for learner in LEARNERS:
+        a = _fit(case, X, learner)
+        b = _fit(case, X[X.columns[::-1]], learner)
+        assert _marks(a.graph_) == _marks(b.graph_)
 
 
 def test_unknown_variant_is_refused_before_work():
     X = _data(ORACLE[0])
-    with pytest.raises(ValueError, match="variant"):
-        FCI(variant="tetrad-7").fit(X)
+    for learner in LEARNERS.values():
+        with pytest.raises(ValueError, match="variant"):
+            learner(variant="tetrad-7").fit(X)
