@@ -219,7 +219,17 @@ LIBRARIES = {
     "skbn FCI(alpha=0.01)": (_skbn_runner(lambda a: FCI(alpha=a)), None, "FCI"),
     "Tetrad 7.6.8 Fci (stable, fisher-z 0.01; warm)": (_tetrad_runner(_tetrad_fci), "jpype", "FCI"),
     "causal-learn 0.1.4.8 fci(fisherz, 0.01)": (run_causallearn, "causallearn", "FCI"),
+    "skbn FCI(alpha=0.01, variant='tetrad')": (
+        _skbn_runner(lambda a: FCI(alpha=a, variant="tetrad")),
+        None,
+        "FCI",
+    ),
     "skbn RFCI(alpha=0.01)": (_skbn_runner(lambda a: RFCI(alpha=a)), None, "RFCI"),
+    "skbn RFCI(alpha=0.01, variant='tetrad')": (
+        _skbn_runner(lambda a: RFCI(alpha=a, variant="tetrad")),
+        None,
+        "RFCI",
+    ),
     "Tetrad 7.6.8 Rfci (fisher-z 0.01; warm)": (_tetrad_runner(_tetrad_rfci), "jpype", "RFCI"),
     "skbn BOSSFCI(alpha=0.01, penalty_discount=2, use_bes=False, random_state=0)": (
         _skbn_runner(
@@ -564,7 +574,8 @@ def report(_args) -> None:
         "of the others; Fisher-z at alpha 0.01 and Zhang's complete rules in every library. "
         "FCI: no depth limit and the Possible-D-Sep stage; RFCI: no depth limit (Tetrad's "
         "`Rfci` decides discriminating paths with its test-based R4, skbn with the paper's "
-        "Algorithm 4.5). The score-guided members: the "
+        "Algorithm 4.5); the `variant='tetrad'` rows make Tetrad's choices (see "
+        "docs/latent.md). The score-guided members: the "
         f"linear-Gaussian BIC with penalty discount {PENALTY:g} (Tetrad's `SemBicScore`), "
         "one start; each row's label is the exact configuration that ran. Truth: "
         "`skbn.graph.dag_to_pag`. Each cell is the mean over the seeds, with the standard "
@@ -663,27 +674,12 @@ def _section(rows, failures, method: str, key: str, heading: str) -> list[str]:
 
 
 def _notes(rows, method: str, failures, key: str = "p") -> list[str]:
-    ours_rows = rows[rows["library"].str.startswith("skbn")].set_index([key, "seed"])
-    ours = ours_rows["seconds"]
+    """The verdicts and time ratios of each skbn row of a section against its peers."""
+    ours_libraries = sorted(lib for lib in rows["library"].unique() if lib.startswith("skbn"))
     out = []
-    tetrad = rows[rows["library"].str.startswith("Tetrad")]
-    for p, frame in tetrad.groupby(key):
-        mine = ours_rows.loc[p]
-        # the issue's goal: at least Tetrad's mean, a standard deviation of either counting
-        # as equal
-        behind = [
-            f"{m.replace('_', ' ')} {mine[m].mean():.2f} against {frame[m].mean():.2f}"
-            for m in _MARKS
-            if mine[m].mean() + np.nan_to_num(max(mine[m].std(ddof=1), frame[m].std(ddof=1)))
-            < frame[m].mean()
-        ]
-        verdict = (
-            "every arrowhead and tail precision and recall at least Tetrad's (within one "
-            "standard deviation)"
-            if not behind
-            else "behind Tetrad by more than a standard deviation in " + "; ".join(behind)
-        )
-        out.append(f"- {_label(key, p)}: {verdict}.")
+    for ours_library in ours_libraries:
+        named = f"`{ours_library}`, " if len(ours_libraries) > 1 else ""
+        out += _notes_of(rows, ours_library, named, key)
     for library, frame in rows.groupby("library"):
         if "selection_edges" in frame and frame["selection_edges"].sum():
             share = frame["selection_edges"].sum() / frame["edges"].sum()
@@ -703,14 +699,46 @@ def _notes(rows, method: str, failures, key: str = "p") -> list[str]:
                 "every row of this section (the CSV keeps the other libraries' results on them)."
             )
     out += ["", "Times:", ""]
-    for prefix in ("Tetrad", "causal-learn"):
-        theirs = rows[rows["library"].str.startswith(prefix)].set_index([key, "seed"])
-        for p in sorted(theirs.index.get_level_values(0).unique()):
-            ratio = (theirs.loc[p, "seconds"] / ours.loc[p]).dropna()
-            out.append(
-                f"- {_label(key, p)}: {prefix}'s time over skbn's, per seed: median "
-                f"{ratio.median():.1f}x (from {ratio.min():.1f}x to {ratio.max():.1f}x)."
-            )
+    for ours_library in ours_libraries:
+        named = f"`{ours_library}`: " if len(ours_libraries) > 1 else ""
+        ours = rows[rows["library"] == ours_library].set_index([key, "seed"])["seconds"]
+        for prefix in ("Tetrad", "causal-learn"):
+            theirs = rows[rows["library"].str.startswith(prefix)].set_index([key, "seed"])
+            for p in sorted(theirs.index.get_level_values(0).unique()):
+                if p not in ours.index.get_level_values(0):
+                    continue
+                ratio = (theirs.loc[p, "seconds"] / ours.loc[p]).dropna()
+                out.append(
+                    f"- {named}{_label(key, p)}: {prefix}'s time over skbn's, per seed: median "
+                    f"{ratio.median():.1f}x (from {ratio.min():.1f}x to {ratio.max():.1f}x)."
+                )
+    return out
+
+
+def _notes_of(rows, ours_library: str, named: str, key: str) -> list[str]:
+    """One skbn row's verdict per cell: its marks' precision and recall against Tetrad's."""
+    ours_rows = rows[rows["library"] == ours_library].set_index([key, "seed"])
+    out = []
+    tetrad = rows[rows["library"].str.startswith("Tetrad")]
+    for p, frame in tetrad.groupby(key):
+        if p not in ours_rows.index.get_level_values(0):
+            continue
+        mine = ours_rows.loc[p]
+        # the issue's goal: at least Tetrad's mean, a standard deviation of either counting
+        # as equal
+        behind = [
+            f"{m.replace('_', ' ')} {mine[m].mean():.2f} against {frame[m].mean():.2f}"
+            for m in _MARKS
+            if mine[m].mean() + np.nan_to_num(max(mine[m].std(ddof=1), frame[m].std(ddof=1)))
+            < frame[m].mean()
+        ]
+        verdict = (
+            "every arrowhead and tail precision and recall at least Tetrad's (within one "
+            "standard deviation)"
+            if not behind
+            else "behind Tetrad by more than a standard deviation in " + "; ".join(behind)
+        )
+        out.append(f"- {named}{_label(key, p)}: {verdict}.")
     return out
 
 

@@ -10,6 +10,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.metaestimators import available_if
 
+from skbn._kernels.possible_dsep import possible_dsep
 from skbn.base import BaseStructureLearner
 from skbn.graph._fci_rules import apply_rules, orient_unshielded_colliders
 from skbn.graph._fci_schedule import recursive_ddp_sepset, tetrad_final_orientation
@@ -19,71 +20,6 @@ from skbn.utils._parallel import numba_threads
 from skbn.utils._param_validation import Interval, StrOptions
 
 __all__ = ["FCI"]
-
-
-def _possibly_into(M: np.ndarray) -> list[set]:
-    """For each node ``w``, the nodes ``u`` whose edge ``u - w`` could point into ``w``.
-
-    That is, no arrowhead at ``u`` and no tail at ``w``.
-    """
-    towards = (M != 0) & (M.T != ARROW) & (M != TAIL)  # towards[u, w]
-    return [set(np.flatnonzero(column).tolist()) for column in towards.T]
-
-
-def _possible_ancestors(into: list, targets) -> np.ndarray:
-    """Mask of the nodes that could be ancestors of ``targets`` (themselves included).
-
-    Those with a potentially directed path into them (``into`` is :func:`_possibly_into`).
-    """
-    mask = np.zeros(len(into), dtype=bool)
-    stack = list(targets)
-    mask[stack] = True
-    while stack:
-        for u in into[stack.pop()]:
-            if not mask[u]:
-                mask[u] = True
-                stack.append(u)
-    return mask
-
-
-def _possible_dsep(
-    marks: list, nbrs: list, into: list, x: int, y: int, max_length: int
-) -> list[int]:
-    """Possible-D-Sep(x, y), restricted to the possible ancestors of ``x`` and ``y``.
-
-    The nodes joined to ``x`` by a path (not through ``y``) whose every inner node is a
-    collider on it or sits in a triangle with its neighbours on the path.
-
-    A breadth-first search over edges (the previous node and the current one), so each
-    (edge, direction) is visited once; ``max_length`` bounds the path length in edges (-1
-    for none). The ancestor restriction keeps the stage sound (a separating set of ``x`` and
-    ``y`` can be drawn from their ancestors) and its sets small. ``marks``, ``nbrs`` and
-    ``into`` are the endpoint matrix as nested lists, its neighbour lists and
-    :func:`_possibly_into`, kept up to date by the caller as edges go.
-    """
-    found = set()
-    queue = deque()
-    seen = set()
-    for b in nbrs[x]:
-        if b == y:
-            continue
-        queue.append((x, b, 1))
-        seen.add((x, b))
-        found.add(b)
-    while queue:
-        a, b, length = queue.popleft()
-        if 0 <= max_length <= length:
-            continue
-        for c in nbrs[b]:
-            if c in (a, x, y) or (b, c) in seen:
-                continue
-            collider = marks[a][b] == ARROW and marks[c][b] == ARROW
-            if collider or marks[a][c]:
-                seen.add((b, c))
-                found.add(c)
-                queue.append((b, c, length + 1))
-    ancestors = _possible_ancestors(into, [x, y])
-    return sorted(v for v in found if ancestors[v])
 
 
 def _marks_with_knowledge(adj: np.ndarray, collider, forbidden, required) -> np.ndarray:
@@ -429,9 +365,18 @@ class FCI(PCStable):
         keep = required | required.T
         removed = 0
         p = adj.shape[0]
-        nbrs = [np.flatnonzero(adj[v]).tolist() for v in range(p)]
-        marks = M.tolist()
-        into = _possibly_into(M)
+        # neighbour table for the kernel, a removed edge swapped out of both rows
+        degree = adj.sum(axis=1).astype(np.int64)
+        table = np.full((p, max(1, int(degree.max(initial=0)))), -1, dtype=np.int64)
+        for v in range(p):
+            table[v, : degree[v]] = np.flatnonzero(adj[v])
+
+        def drop(u, v):
+            row = table[u, : degree[u]]
+            k = int(np.flatnonzero(row == v)[0])
+            row[k] = row[degree[u] - 1]
+            degree[u] -= 1
+
         # pairs in name order (the columns are in name order); each pair's sets are drawn
         # from the graph as the earlier removals of this stage left it
         for x in range(p):
@@ -439,24 +384,15 @@ class FCI(PCStable):
                 if y < x or keep[x, y]:
                     continue
                 for a, b in ((x, y), (y, x)):
-                    cond = self._separating_subset(
-                        bound,
-                        x,
-                        y,
-                        _possible_dsep(marks, nbrs, into, a, b, max_length),
-                        adj[x],
-                        adj[y],
-                    )
+                    pool = possible_dsep(M, table, degree, a, b, max_length).tolist()
+                    cond = self._separating_subset(bound, x, y, pool, adj[x], adj[y])
                     if cond is not None:
                         break
                 if cond is not None:
                     adj[x, y] = adj[y, x] = False
                     M[x, y] = M[y, x] = 0
-                    marks[x][y] = marks[y][x] = 0
-                    into[x].discard(y)
-                    into[y].discard(x)
-                    nbrs[x].remove(y)
-                    nbrs[y].remove(x)
+                    drop(x, y)
+                    drop(y, x)
                     sepsets.setdefault(frozenset((x, y)), []).append(cond)
                     removed += 1
         return removed

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import itertools
-import math
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from skbn._kernels.ci import pc_level_fisher_z
 from skbn.base import BaseStructureLearner
@@ -233,7 +232,6 @@ class PCStable(BaseStructureLearner):
         Returns ``(adj, sepsets, rank, levels)``.
         """
         bound = self._resolved_test(data).bind(data)
-        p = data.n_features
         rank = name_rank(data.names)
         adj = ~(forbidden & forbidden.T)
         if start is not None:
@@ -249,21 +247,26 @@ class PCStable(BaseStructureLearner):
         z_crit = float(stats.norm.isf(self.alpha / 2))
         level = 0
         warned = False
+        by_name = np.argsort(rank, kind="stable")  # positions in name order
         while self.max_cond_size is None or level <= self.max_cond_size:
-            neighbours = [
-                sorted(np.flatnonzero(adj[x]).tolist(), key=lambda v: rank[v]) for x in range(p)
-            ]
-            pairs = [
-                (x, y)
-                for x in range(p)
-                for y in neighbours[x]
-                if len(neighbours[x]) - 1 >= level and not keep[x, y]
-            ]
-            if not pairs:
+            # each node's neighbours in name order, padded with -1 (the level's frozen
+            # adjacencies), and the ordered pairs (x, y) whose x has enough neighbours
+            degrees = adj.sum(axis=1).astype(np.int64)
+            width = max(1, int(degrees.max(initial=0)))
+            in_name_order = adj[:, by_name]
+            slots = np.argsort(~in_name_order, axis=1, kind="stable")[:, :width]
+            table = np.where(np.arange(width) < degrees[:, None], by_name[slots], -1).astype(
+                np.int64
+            )
+            xs, js = np.nonzero((table >= 0) & (degrees[:, None] - 1 >= level))
+            ys = table[xs, js]
+            fixed = keep[xs, ys]
+            xs, ys = xs[~fixed], ys[~fixed]
+            if len(xs) == 0:
                 break
             if self.max_cond_size is None and not warned:
                 # each pair tests up to C(|adj(x)| - 1, level) sets at this level
-                worst = sum(math.comb(len(neighbours[x]) - 1, level) for x, _ in pairs)
+                worst = float(special.comb(degrees[xs] - 1, level).sum())
                 if worst > LARGE_LEVEL_TESTS:
                     warned = True
                     warnings.warn(
@@ -275,37 +278,34 @@ class PCStable(BaseStructureLearner):
                         UserWarning,
                         stacklevel=stack_level(),
                     )
-            levels.append(len(pairs))
+            levels.append(len(xs))
+            pair_array = np.column_stack([xs, ys]).astype(np.int64)
             if gaussian:
-                width = max(1, max(len(nb) for nb in neighbours))
-                table = np.full((p, width), -1, dtype=np.int64)
-                degrees = np.zeros(p, dtype=np.int64)
-                for x, nb in enumerate(neighbours):
-                    table[x, : len(nb)] = nb
-                    degrees[x] = len(nb)
                 removed, seps = pc_level_fisher_z(
                     corr,
                     bound.n_samples,
                     table,
                     degrees,
-                    np.array(pairs, dtype=np.int64),
+                    pair_array,
                     level,
                     z_crit,
                 )
-                found = [
-                    tuple(seps[k, :level].tolist()) if removed[k] else None
-                    for k in range(len(pairs))
+                hits = np.flatnonzero(removed)
+                hits = [
+                    ((x, y), tuple(row))
+                    for x, y, row in zip(
+                        xs[hits].tolist(), ys[hits].tolist(), seps[hits, :level].tolist()
+                    )
                 ]
             else:
-                pools = [[v for v in neighbours[x] if v != y] for x, y in pairs]
+                pairs = list(zip(xs.tolist(), ys.tolist()))
+                rows = table.tolist()
+                pools = [[v for v in rows[x][: degrees[x]] if v != y] for x, y in pairs]
                 found = _level_discrete(bound, self.alpha, pairs, pools, level, self.n_jobs, cache)
+                hits = [(pair, cond) for pair, cond in zip(pairs, found) if cond is not None]
             # apply the level's removals; a pair separated from both ends keeps both sets,
             # the one found from the end that comes first by name first
-            for (x, y), cond in sorted(
-                zip(pairs, found), key=lambda t: (rank[t[0][0]], rank[t[0][1]])
-            ):
-                if cond is None:
-                    continue
+            for (x, y), cond in sorted(hits, key=lambda t: (rank[t[0][0]], rank[t[0][1]])):
                 found_set = tuple(sorted(cond, key=lambda v: rank[v]))
                 sets = sepsets.setdefault(frozenset((x, y)), [])
                 if found_set not in sets:
