@@ -12,7 +12,9 @@
   evidence, per evidence row; :func:`map_query` the most probable joint state of a subset
   (the others summed out).
 * :func:`likelihood_weighting`: approximate posteriors of a discrete network by weighted
-  forward sampling, for networks whose exact elimination does not fit in memory.
+  forward sampling, for networks whose exact elimination does not fit in memory;
+  :func:`loopy_belief_propagation` the same by sum-product messages on its factor graph
+  (deterministic, with a flag for convergence).
 * :func:`intervene`: the network after ``do(X = x)`` (graph surgery), so that
   ``P(Y | do(X = x), e)`` is a query of it; :func:`total_effect` in a linear-Gaussian SEM.
 
@@ -35,6 +37,7 @@ from skbn.inference._conditional_gaussian import (
 from skbn.inference._discrete import discrete_evidence_probability, discrete_query
 from skbn.inference._gaussian import GaussianPosterior, gaussian_query
 from skbn.inference._intervention import intervene, total_effect
+from skbn.inference._loopy import loopy_belief_propagation
 from skbn.inference._mpe import maximum_a_posteriori, most_probable_explanation
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.network._gaussian import LinearGaussianNetwork
@@ -46,6 +49,7 @@ __all__ = [
     "evidence_probability",
     "intervene",
     "likelihood_weighting",
+    "loopy_belief_propagation",
     "map_query",
     "mpe",
     "query",
