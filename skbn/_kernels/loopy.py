@@ -10,8 +10,16 @@ edges.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
+
+#: The factor graph, as the module docstring lays it out (all int64 but ``tables``).
+FactorGraph = namedtuple(
+    "FactorGraph",
+    ["tables", "table_start", "scopes", "scope_start", "arity", "var_edges", "var_start"],
+)
 
 
 @njit(cache=True)
@@ -25,24 +33,20 @@ def _normalise(vector, r):
 
 
 @njit(cache=True)
-def loopy_messages(
-    tables,
-    table_start,
-    scopes,
-    scope_start,
-    arity,
-    var_edges,
-    var_start,
-    lam,
-    max_iter,
-    tol,
-    damping,
-):
+def loopy_messages(graph, lam, max_iter, tol, damping):
     """Run parallel rounds of messages until none changes by more than ``tol``.
 
-    Returns the beliefs (unnormalised, shape ``(p, max arity)``), whether the messages
-    converged and the rounds run.
+    ``graph`` is a :data:`FactorGraph`; ``lam`` the likelihood of each node's states,
+    shape ``(p, max arity)``. Returns the beliefs (unnormalised, same shape), whether the
+    messages converged and the rounds run.
     """
+    tables = graph.tables
+    table_start = graph.table_start
+    scopes = graph.scopes
+    scope_start = graph.scope_start
+    arity = graph.arity
+    var_edges = graph.var_edges
+    var_start = graph.var_start
     p = arity.shape[0]
     width = lam.shape[1]
     n_edges = scopes.shape[0]

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from skbn._kernels.loopy import loopy_messages
+from skbn._kernels.loopy import FactorGraph, loopy_messages
 from skbn.inference._discrete import _likelihoods, _state_index, _targets
 from skbn.network._discrete import DiscreteBayesianNetwork
 
@@ -40,7 +40,7 @@ def _factor_graph(network):
     var_edges = np.argsort(scopes, kind="stable").astype(np.int64)
     var_start = np.zeros(len(arity) + 1, dtype=np.int64)
     np.cumsum(np.bincount(scopes, minlength=len(arity)), out=var_start[1:])
-    return (
+    return FactorGraph(
         np.concatenate(tables),
         np.array(table_start, dtype=np.int64),
         scopes,
@@ -123,7 +123,7 @@ def loopy_belief_propagation(
     names = _targets(network, targets)
     lam, n, batched = _likelihoods(network, evidence, soft_evidence)
     graph = _factor_graph(network)
-    arity = graph[4]
+    arity = graph.arity
     nodes = list(network.nodes)
     position = {v: k for k, v in enumerate(nodes)}
     probs = {v: np.full((n, network.arities[v]), np.nan) for v in names}
@@ -134,7 +134,7 @@ def loopy_belief_propagation(
         for k, v in enumerate(nodes):
             lam_row[k, : arity[k]] = lam[v][row] if v in lam else 1.0
         beliefs, converged[row], _ = loopy_messages(
-            *graph, lam_row, int(max_iter), float(tol), float(damping)
+            graph, lam_row, int(max_iter), float(tol), float(damping)
         )
         for v in names:
             k = position[v]
