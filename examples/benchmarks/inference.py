@@ -242,6 +242,7 @@ def report(csv: Path, page: Path) -> None:
         "| single skbn ms | single pyAgrum ms | single ratio | largest difference |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    table = table.sort_values("rows", kind="stable")  # the 1,000-row grid first
     for (name, nodes, rows), g in table.groupby(["network", "nodes", "rows"], sort=False):
         lines.append(
             f"| {name} | {nodes} | {rows} | {g.seed.nunique()} | {_spread(g.skbn_batched_s)} "
