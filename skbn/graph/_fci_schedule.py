@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from skbn.graph._array import has_path
 from skbn.graph._pag import ARROW, CIRCLE, TAIL
 
 __all__ = ["recursive_ddp_sepset", "tetrad_final_orientation"]
@@ -188,18 +189,9 @@ def _semi_directed_neighbours(M, u) -> list[int]:
     return [v for v in np.flatnonzero(M[u]).tolist() if M[v, u] in (TAIL, CIRCLE)]
 
 
-def _semi_directed_path(M, start, target) -> bool:
-    seen, queue = set(), deque(_semi_directed_neighbours(M, start))
-    seen.update(queue)
-    while queue:
-        t = queue.popleft()
-        if t == target:
-            return True
-        for v in _semi_directed_neighbours(M, t):
-            if v not in seen:
-                seen.add(v)
-                queue.append(v)
-    return False
+def _semi_directed(M) -> np.ndarray:
+    """``S[u, v]``: the edge ``u - v`` has no arrowhead at ``u`` (a semi-directed step)."""
+    return (M != 0) & (M.T != ARROW)
 
 
 def _rule8(M, a, c, nbrs) -> bool:
@@ -249,6 +241,7 @@ def _rule9(M, a, c) -> bool:
 
 
 def _rule10(M, a, c, nbrs) -> bool:
+    steps = None  # the semi-directed steps, made once when first needed
     into = [b for b in nbrs[c] if M[b, c] == ARROW and b != a]
     for i, beta in enumerate(into):
         for theta in into[i + 1 :]:
@@ -259,7 +252,9 @@ def _rule10(M, a, c, nbrs) -> bool:
                 for omega in around[k + 1 :]:
                     if M[nu, omega]:
                         continue
-                    if _semi_directed_path(M, nu, beta) and _semi_directed_path(M, omega, theta):
+                    if steps is None:
+                        steps = _semi_directed(M)
+                    if has_path(steps, nu, beta) and has_path(steps, omega, theta):
                         M[c, a] = TAIL
                         return True
     return False

@@ -98,6 +98,22 @@ def _one_case(network, names, lam_row: dict, n_samples: int, rng, tables: dict):
     return counts, total, total_sq
 
 
+def labelled_estimates(network, targets, names, probs: dict, evidence, batched: bool):
+    """Estimated posteriors ``probs[v]`` (shape ``(n_rows, r)``), labelled as ``query`` does.
+
+    A Series per target for one evidence case, a DataFrame per target for a batch, one of
+    them alone when ``targets`` is a single name.
+    """
+    results = {}
+    for v in names:
+        columns = _state_index(v, network.states[v])
+        if batched:
+            results[v] = pd.DataFrame(probs[v], index=evidence.index, columns=columns)
+        else:
+            results[v] = pd.Series(probs[v][0], index=columns, name="probability")
+    return results[names[0]] if isinstance(targets, str) else results
+
+
 def likelihood_weighting(
     network: DiscreteBayesianNetwork,
     targets: str | Sequence[str],
@@ -176,12 +192,5 @@ def likelihood_weighting(
             "No sample had a positive weight: the evidence is impossible, or too unlikely for "
             f"{n_samples} samples."
         )
-    results = {}
-    for v in names:
-        columns = _state_index(v, network.states[v])
-        if batched:
-            results[v] = pd.DataFrame(probs[v], index=evidence.index, columns=columns)
-        else:
-            results[v] = pd.Series(probs[v][0], index=columns, name="probability")
-    out = results[names[0]] if isinstance(targets, str) else results
+    out = labelled_estimates(network, targets, names, probs, evidence, batched)
     return out, (ess if batched else float(ess[0]))

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 
 from skbn._kernels.loopy import FactorGraph, loopy_messages
-from skbn.inference._discrete import _likelihoods, _state_index, _targets
+from skbn.inference._approximate import labelled_estimates
+from skbn.inference._discrete import _likelihoods, _targets
 from skbn.network._discrete import DiscreteBayesianNetwork
 
 __all__ = ["loopy_belief_propagation"]
@@ -144,12 +144,5 @@ def loopy_belief_propagation(
                 probs[v][row] = belief / total
     if not batched and np.isnan(probs[names[0]][0]).all():
         raise ValueError("The beliefs vanish: the evidence is impossible under the network.")
-    results = {}
-    for v in names:
-        columns = _state_index(v, network.states[v])
-        if batched:
-            results[v] = pd.DataFrame(probs[v], index=evidence.index, columns=columns)
-        else:
-            results[v] = pd.Series(probs[v][0], index=columns, name="probability")
-    out = results[names[0]] if isinstance(targets, str) else results
+    out = labelled_estimates(network, targets, names, probs, evidence, batched)
     return out, (converged if batched else bool(converged[0]))

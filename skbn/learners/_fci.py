@@ -12,8 +12,13 @@ from sklearn.utils.metaestimators import available_if
 
 from skbn._kernels.possible_dsep import possible_dsep
 from skbn.base import BaseStructureLearner
+from skbn.graph._array import has_path
 from skbn.graph._fci_rules import apply_rules, orient_unshielded_colliders
-from skbn.graph._fci_schedule import recursive_ddp_sepset, tetrad_final_orientation
+from skbn.graph._fci_schedule import (
+    _semi_directed,
+    recursive_ddp_sepset,
+    tetrad_final_orientation,
+)
 from skbn.graph._pag import ARROW, CIRCLE, TAIL
 from skbn.learners._pc import PCStable
 from skbn.utils._parallel import numba_threads
@@ -37,24 +42,6 @@ def _marks_with_knowledge(adj: np.ndarray, collider, forbidden, required) -> np.
     return M
 
 
-def _semi_directed_path(M: np.ndarray, start: int, target: int) -> bool:
-    """Whether a semi-directed path leads from ``start`` to ``target``.
-
-    Tetrad's sense: every edge ``u - v`` of the path has no arrowhead at ``u``.
-    """
-    seen = np.zeros(M.shape[0], dtype=bool)
-    stack = [start]
-    while stack:
-        u = stack.pop()
-        for v in np.flatnonzero((M[u] != 0) & (M[:, u] != ARROW)).tolist():
-            if v == target:
-                return True
-            if not seen[v]:
-                seen[v] = True
-                stack.append(v)
-    return False
-
-
 def _tetrad_possible_dsep(M: np.ndarray, x: int, max_length: int = 3) -> list[int]:
     """Possible-D-Sep of ``x`` as Tetrad 7.6.8 computes it (``Paths.possibleDsep``).
 
@@ -64,6 +51,7 @@ def _tetrad_possible_dsep(M: np.ndarray, x: int, max_length: int = 3) -> list[in
     to it (other than ``x``) has a semi-directed path to ``x`` or to ``b``.
     """
     adjacent = M != 0
+    steps = _semi_directed(M)
     found: set = set()
     previous: dict = {}
     queue: deque = deque()
@@ -79,7 +67,7 @@ def _tetrad_possible_dsep(M: np.ndarray, x: int, max_length: int = 3) -> list[in
             break
         if b not in found:
             for r in previous.get(b, ()):
-                if r != x and (_semi_directed_path(M, r, x) or _semi_directed_path(M, r, b)):
+                if r != x and (has_path(steps, r, x) or has_path(steps, r, b)):
                     found.add(b)
                     break
         for c in np.flatnonzero(adjacent[b]).tolist():
