@@ -21,6 +21,7 @@ from skbn.graph._fci_schedule import (
 )
 from skbn.graph._pag import ARROW, CIRCLE, TAIL
 from skbn.learners._pc import PCStable
+from skbn.learners._sepsets import SeparatingSets
 from skbn.utils._parallel import numba_threads
 from skbn.utils._param_validation import Interval, StrOptions
 
@@ -238,8 +239,9 @@ class FCI(PCStable):
     graph_ : networkx.DiGraph
         The PAG: ``graph_.graph["kind"] == "pag"``, both arcs of every edge, each with the
         ``mark`` at its head (see :mod:`skbn.graph`).
-    sepsets_ : dict
-        ``frozenset({u, v}) -> list of tuple``: the separating sets of each removed pair.
+    sepsets_ : Mapping
+        ``frozenset({u, v}) -> list of tuple``: the separating sets of each removed pair
+        (named when read; equal to the dict it stands for).
     n_removed_possible_dsep_ : int
         Edges the Possible-D-Sep stage removed.
     n_tests_levels_ : list of int
@@ -485,11 +487,6 @@ class FCI(PCStable):
         return self._finish(data, M, sepsets, levels)
 
     def _finish(self, data, M, sepsets, levels):
-        names = data.names
-        name_of = list(names).__getitem__
-        self.sepsets_ = {
-            frozenset(map(name_of, pair)): [tuple(map(name_of, sep)) for sep in sets]
-            for pair, sets in sepsets.items()
-        }
+        self.sepsets_ = SeparatingSets(sepsets, data.names)
         self.n_tests_levels_ = levels
         return M, "pag"

@@ -11,6 +11,7 @@ from skbn.graph._convert import from_adjacency
 from skbn.learners._boss import BOSS
 from skbn.learners._fcit_stages import run_fcit
 from skbn.learners._score_fci import _ORDER_CONSTRAINTS, _ScoreGuidedFCI
+from skbn.learners._sepsets import SeparatingSets
 from skbn.scores import Score
 
 __all__ = ["FCIT"]
@@ -82,7 +83,7 @@ class FCIT(_ScoreGuidedFCI):
         Removals undone because the PAG had no legal MAG after them.
     n_tests_ : int
         Distinct tests run.
-    sepsets_ : dict
+    sepsets_ : Mapping
         ``frozenset({u, v}) -> list of tuple``: the separating set of each removed pair, and
         of the ends of each discriminating path the rules decided.
     parameters_ : None
@@ -203,9 +204,7 @@ class FCIT(_ScoreGuidedFCI):
                 f"({self.n_rejected_} removals undone), {self.n_removed_adjacency_} by "
                 "adjacency subsets"
             )
-        name_of = list(names).__getitem__
-        self.sepsets_ = {
-            frozenset(map(name_of, pair)): [tuple(name_of(v) for v in sorted(sep))]
-            for pair, sep in stages.sepsets.items()
-        }
+        self.sepsets_ = SeparatingSets(
+            {pair: tuple(sorted(sep)) for pair, sep in stages.sepsets.items()}, names, single=True
+        )
         return M, "pag"

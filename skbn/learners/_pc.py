@@ -21,6 +21,7 @@ from skbn.graph._array import (
     pdag_to_dag_array,
     reaches,
 )
+from skbn.learners._sepsets import SeparatingSets
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, effective_n_jobs, numba_threads, parallel_map
 from skbn.utils._param_validation import Interval
 from skbn.utils._warnings import stack_level
@@ -159,9 +160,10 @@ class PCStable(BaseStructureLearner):
     graph_ : networkx.DiGraph
         ``graph_.graph["kind"]`` is "cpdag", or "pdag" when background knowledge or
         orientation conflicts leave a graph that is not a CPDAG.
-    sepsets_ : dict
+    sepsets_ : Mapping
         ``frozenset({u, v}) -> list of tuple``: the separating sets found for each removed
-        pair (one per end that found one in the level where the pair was removed).
+        pair (one per end that found one in the level where the pair was removed); named
+        when read, and equal to the dict it stands for.
     n_conflicts_ : int
         Edges left undirected because two colliders oriented them in opposite directions.
     n_tests_levels_ : list of int
@@ -291,26 +293,16 @@ class PCStable(BaseStructureLearner):
                     z_crit,
                 )
                 hits = np.flatnonzero(removed)
-                hits = [
-                    ((x, y), tuple(row))
-                    for x, y, row in zip(
-                        xs[hits].tolist(), ys[hits].tolist(), seps[hits, :level].tolist()
-                    )
-                ]
+                hx, hy, conds = xs[hits], ys[hits], seps[hits, :level]
             else:
                 pairs = list(zip(xs.tolist(), ys.tolist()))
                 rows = table.tolist()
                 pools = [[v for v in rows[x][: degrees[x]] if v != y] for x, y in pairs]
                 found = _level_discrete(bound, self.alpha, pairs, pools, level, self.n_jobs, cache)
-                hits = [(pair, cond) for pair, cond in zip(pairs, found) if cond is not None]
-            # apply the level's removals; a pair separated from both ends keeps both sets,
-            # the one found from the end that comes first by name first
-            for (x, y), cond in sorted(hits, key=lambda t: (rank[t[0][0]], rank[t[0][1]])):
-                found_set = tuple(sorted(cond, key=lambda v: rank[v]))
-                sets = sepsets.setdefault(frozenset((x, y)), [])
-                if found_set not in sets:
-                    sets.append(found_set)
-                adj[x, y] = adj[y, x] = False
+                hits = np.array([i for i, cond in enumerate(found) if cond is not None], int)
+                hx, hy = xs[hits], ys[hits]
+                conds = np.array([found[i] for i in hits], dtype=np.int64).reshape(len(hits), level)
+            _record_removals(sepsets, adj, rank, hx, hy, conds)
             if self.verbose:
                 print(f"PCStable level {level}: {int(adj.sum() // 2)} adjacencies left")
             level += 1
@@ -322,11 +314,7 @@ class PCStable(BaseStructureLearner):
         with numba_threads(self.n_jobs if gaussian else None):
             adj, sepsets, rank, levels = self._skeleton(data, forbidden, required)
         A, conflicts = orient_pc(adj, sepsets, rank, required, forbidden)
-        names = data.names
-        self.sepsets_ = {
-            frozenset(names[u] for u in pair): [tuple(names[s] for s in sep) for sep in sets]
-            for pair, sets in sepsets.items()
-        }
+        self.sepsets_ = SeparatingSets(sepsets, data.names)
         self.n_conflicts_ = conflicts
         self.n_tests_levels_ = levels
         dag = pdag_to_dag_array(A)
@@ -334,3 +322,22 @@ class PCStable(BaseStructureLearner):
         if dag is not None and np.array_equal(dag_to_cpdag_array(dag), A):
             kind = "cpdag"
         return A, kind
+
+
+def _record_removals(sepsets: dict, adj: np.ndarray, rank: np.ndarray, xs, ys, conds) -> None:
+    """Apply one level's removals ``(xs[i], ys[i])`` separated by ``conds[i]``.
+
+    A pair separated from both of its ends keeps both sets, the one found from the end that
+    comes first by name first; each set is held in name order.
+    """
+    if len(xs) == 0:
+        return
+    order = np.lexsort((rank[ys], rank[xs]))
+    xs, ys, conds = xs[order], ys[order], conds[order]
+    if conds.shape[1] > 1:
+        conds = np.take_along_axis(conds, np.argsort(rank[conds], axis=1, kind="stable"), 1)
+    adj[xs, ys] = adj[ys, xs] = False
+    for x, y, cond in zip(xs.tolist(), ys.tolist(), map(tuple, conds.tolist())):
+        sets = sepsets.setdefault(frozenset((x, y)), [])
+        if cond not in sets:
+            sets.append(cond)

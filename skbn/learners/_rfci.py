@@ -33,6 +33,7 @@ from skbn.graph._fci_schedule import tetrad_final_orientation
 from skbn.graph._pag import ARROW
 from skbn.learners._fci import FCI, _marks_with_knowledge, _SepsetSearch
 from skbn.learners._pc import PCStable
+from skbn.learners._sepsets import SeparatingSets
 from skbn.utils._parallel import numba_threads
 
 __all__ = ["RFCI"]
@@ -241,7 +242,7 @@ class RFCI(FCI):
     graph_ : networkx.DiGraph
         The RFCI-PAG: ``graph_.graph["kind"] == "pag"``, both arcs of every edge, each with
         the ``mark`` at its head (see :mod:`skbn.graph`).
-    sepsets_ : dict
+    sepsets_ : Mapping
         ``frozenset({u, v}) -> list of one tuple``: the separating set of each removed pair
         that RFCI used (minimal for the pairs its checks removed).
     n_removed_ : int
@@ -390,10 +391,6 @@ class RFCI(FCI):
         if self.verbose:
             print(f"RFCI: {checks.n_removed} edges removed by the triple and path checks")
         self.n_removed_ = checks.n_removed
-        name_of = list(data.names).__getitem__
-        self.sepsets_ = {
-            frozenset(map(name_of, pair)): [tuple(map(name_of, sep))]
-            for pair, sep in checks.sep.items()
-        }
+        self.sepsets_ = SeparatingSets(checks.sep, data.names, single=True)
         self.n_tests_levels_ = levels
         return M, "pag"

@@ -31,6 +31,7 @@ from skbn.learners._boss import BOSS
 from skbn.learners._fci import FCI, _marks_with_knowledge
 from skbn.learners._fges import FGES
 from skbn.learners._grasp import GRaSP
+from skbn.learners._sepsets import SeparatingSets
 from skbn.scores import Score
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, numba_threads
 from skbn.utils._param_validation import Interval
@@ -152,11 +153,7 @@ class _ScoreGuidedFCI(FCI):
         decide = _DiscriminatingPathTest(test.bind(data), adj, self.alpha, self.max_cond_size)
         max_length = -1 if self.max_path_length is None else self.max_path_length
         apply_rules(M, decide, max_path_length=max_length)
-        name_of = list(names).__getitem__
-        self.sepsets_ = {
-            frozenset(map(name_of, pair)): [tuple(map(name_of, sep)) for sep in sets]
-            for pair, sets in sepsets.items()
-        }
+        self.sepsets_ = SeparatingSets(sepsets, names)
         self.n_tests_levels_ = levels
         self.n_removed_possible_dsep_ = 0
         return M, "pag"
@@ -197,7 +194,7 @@ _SHARED_DOC = """
         The score search's graph (a CPDAG, or a PDAG with knowledge) that the tests corrected.
     n_removed_ : int
         The search's edges that a test removed.
-    sepsets_ : dict
+    sepsets_ : Mapping
         ``frozenset({u, v}) -> list of tuple``: the separating sets of each removed pair.
     n_tests_levels_ : list of int
         Pairs tested at each level of the removal stage.
