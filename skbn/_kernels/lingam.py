@@ -19,7 +19,10 @@ import math
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["order_scores", "pair_differences", "regress_out"]
+from skbn._kernels.fastmath import exp_neg, log1p_unit
+from skbn._kernels.lars import lasso_bic_support
+
+__all__ = ["adaptive_lasso_weights", "order_scores", "pair_differences", "regress_out"]
 
 _K1 = 79.047
 _K2 = 7.4129
@@ -28,23 +31,30 @@ _H0 = (1.0 + math.log(2.0 * math.pi)) / 2.0
 _LOG2 = math.log(2.0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, inline="always", error_model="numpy", fastmath=True)
 def _log_cosh(u):
     """``log(cosh(u))`` with one exponential: ``|u| + log1p(exp(-2 |u|)) - log 2``."""
     a = abs(u)
-    return a + math.log1p(math.exp(-2.0 * a)) - _LOG2
+    return a + log1p_unit(exp_neg(2.0 * a)) - _LOG2
 
 
-@njit(cache=True, nogil=True)
+# The loops over the rows below are compiled with fastmath so that they run as SIMD code
+# (skbn._kernels.fastmath); their sums are then reassociated, which moves a result by a few
+# units in the last place, never a decision of the search (tests/learners/test_lingam.py
+# checks the order and weights against lingam's).
+
+
+@njit(cache=True, nogil=True, error_model="numpy", fastmath=True)
 def _entropy_scaled(u, scale):
     """The entropy approximation of ``u / scale``."""
     n = u.shape[0]
+    inverse = 1.0 / scale
     a = 0.0
     b = 0.0
     for t in range(n):
-        v = u[t] / scale
+        v = u[t] * inverse
         a += _log_cosh(v)
-        b += v * math.exp(-0.5 * v * v)
+        b += v * exp_neg(0.5 * v * v)
     a /= n
     b /= n
     return _H0 - _K1 * (a - _GAMMA) ** 2 - _K2 * b * b
@@ -87,7 +97,7 @@ def _covariance(xs, ys):
     return c / n, v / n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy", fastmath=True)
 def _pair_difference(zi, zj, mi, mj, vi, vj, hi, hj):
     """``d_ij`` of two standardised rows (means ``m``, variances ``v``, entropies ``h``)."""
     n = zi.shape[0]
@@ -100,17 +110,19 @@ def _pair_difference(zi, zj, mi, mj, vi, vj, hi, hj):
     # the residuals' standard deviations, from the moments (no pass over the data)
     s_ij = math.sqrt(max(vi - 2.0 * rho_ij * cov + rho_ij * rho_ij * vj, 1e-300))
     s_ji = math.sqrt(max(vj - 2.0 * rho_ji * cov + rho_ji * rho_ji * vi, 1e-300))
+    inv_ij = 1.0 / s_ij
+    inv_ji = 1.0 / s_ji
     a_ij = 0.0
     b_ij = 0.0
     a_ji = 0.0
     b_ji = 0.0
     for t in range(n):
-        u = (zi[t] - rho_ij * zj[t]) / s_ij
-        w = (zj[t] - rho_ji * zi[t]) / s_ji
+        u = (zi[t] - rho_ij * zj[t]) * inv_ij
+        w = (zj[t] - rho_ji * zi[t]) * inv_ji
         a_ij += _log_cosh(u)
-        b_ij += u * math.exp(-0.5 * u * u)
+        b_ij += u * exp_neg(0.5 * u * u)
         a_ji += _log_cosh(w)
-        b_ji += w * math.exp(-0.5 * w * w)
+        b_ji += w * exp_neg(0.5 * w * w)
     h_ij = _H0 - _K1 * (a_ij / n - _GAMMA) ** 2 - _K2 * (b_ij / n) ** 2
     h_ji = _H0 - _K1 * (a_ji / n - _GAMMA) ** 2 - _K2 * (b_ji / n) ** 2
     return (hj + h_ij) - (hi + h_ji)
@@ -228,3 +240,77 @@ def pair_differences(X, first, second):
             Z[i], Z[j], means[i], means[j], variances[i], variances[j], entropy[i], entropy[j]
         )
     return out
+
+
+@njit(cache=True, nogil=True)
+def _slopes(moments, predictors, target):
+    """Least-squares slopes (with an intercept) of ``target`` on ``predictors``.
+
+    From the covariance matrix: ``S_PP^{-1} S_Pt``.
+    """
+    block = np.ascontiguousarray(moments[predictors][:, predictors])
+    return np.linalg.solve(block, np.ascontiguousarray(moments[predictors, target]))
+
+
+@njit(cache=True, nogil=True)
+def adaptive_lasso_weights(covariance, order, allowed, required, gamma, n):
+    """Each variable's adaptive-lasso regression on those before it in ``order``.
+
+    lingam's pruning: on the standardised columns, each predictor is scaled by
+    ``|OLS slope|^gamma``, ``LassoLarsIC(criterion="bic")`` picks the predictors to keep
+    (:func:`skbn._kernels.lars.lasso_bic_support`, from the moments), and the kept ones
+    (with the ``required`` arcs) are refitted by least squares on the original scale.
+
+    Parameters
+    ----------
+    covariance : float64 array (p, p)
+        The covariance matrix of the data (divided by n).
+    order : int64 array (p,)
+        The causal order, causes first.
+    allowed, required : bool arrays (p, p)
+        ``[u, v]``: the arc ``u -> v`` may / must be in the result.
+    gamma : float
+        The adaptive lasso's exponent.
+    n : int
+        The number of rows.
+
+    Returns
+    -------
+    float64 array (p, p)
+        ``B[u, v]``: the coefficient of ``u`` in the regression of ``v`` (0 without an arc).
+    """
+    p = covariance.shape[0]
+    sd = np.sqrt(np.diag(covariance))
+    correlation = covariance / np.outer(sd, sd)
+    B = np.zeros((p, p))
+    for k in range(1, p):
+        target = order[k]
+        count = 0
+        for j in order[:k]:
+            if allowed[j, target]:
+                count += 1
+        if count == 0:
+            continue
+        predictors = np.empty(count, dtype=np.int64)
+        count = 0
+        for j in order[:k]:
+            if allowed[j, target]:
+                predictors[count] = j
+                count += 1
+        slopes = _slopes(correlation, predictors, target)
+        scale = np.abs(slopes) ** gamma
+        # the BIC's noise variance is that of the least-squares fit on the same columns
+        # (scaling them leaves its fitted values alone), as LassoLarsIC estimates it; an
+        # exact fit keeps it positive, so the criterion keeps what lowers the RSS
+        residual = 1.0 - correlation[predictors, target] @ slopes
+        residual = max(residual, np.finfo(np.float64).tiny)
+        noise = n * residual / (n - count - 1)
+        gram = n * correlation[predictors][:, predictors] * np.outer(scale, scale)
+        xy = n * correlation[predictors, target] * scale
+        kept = lasso_bic_support(gram, xy, float(n), n, noise)
+        for q in range(count):
+            kept[q] = (kept[q] and scale[q] > 0.0) or required[predictors[q], target]
+        chosen = predictors[kept]
+        if chosen.shape[0] > 0:
+            B[chosen, target] = _slopes(covariance, chosen, target)
+    return B

@@ -6,11 +6,8 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from scipy import linalg
-from sklearn.linear_model import LassoLarsIC
-from sklearn.preprocessing import StandardScaler
 
-from skbn._kernels.lingam import order_scores, regress_out
+from skbn._kernels.lingam import adaptive_lasso_weights, order_scores, regress_out
 from skbn.base import BaseStructureLearner
 from skbn.constraints import CONSTRAINT_PARAMETERS, Tiers
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, numba_threads
@@ -32,7 +29,10 @@ class DirectLiNGAM(BaseStructureLearner):
     lasso with BIC (Zou 2006) and refitted by least squares on the original scale.
 
     A step compares every remaining pair once (``d_ji = -d_ij``) in a numba kernel, so the
-    order costs ``O(p^3 n / 6)`` with the pairs spread over ``n_jobs`` threads.
+    order costs ``O(p^3 n / 6)`` with the pairs spread over ``n_jobs`` threads, the
+    exponentials and logarithms in SIMD arithmetic. The weights come from the moment matrix:
+    the lasso's LARS path and its BIC are computed in a kernel that picks the predictors
+    scikit-learn's ``LassoLarsIC`` picks, without a pass over the rows.
 
     Parameters
     ----------
@@ -136,7 +136,13 @@ class DirectLiNGAM(BaseStructureLearner):
 
     def _learn(self, data, constraints):
         X = np.asarray(data.values, dtype=np.float64)
-        p = X.shape[1]
+        n, p = X.shape
+        if n <= p:
+            raise ValueError(
+                f"DirectLiNGAM needs more rows than columns to choose each variable's parents "
+                f"by BIC (the last in the order regresses on all {p - 1} others); got "
+                f"{n} rows and {p} columns. Give it more rows or fewer columns."
+            )
         precede = self._precedence(data.names, constraints)
         work = np.array(X.T, order="C")  # a copy: the kernel writes residuals into it
         remaining = np.arange(p)
@@ -166,40 +172,12 @@ class DirectLiNGAM(BaseStructureLearner):
 
     def _weights(self, X, order, constraints) -> np.ndarray:
         """Each variable's adaptive-lasso regression on those before it."""
-        p = X.shape[1]
-        B = np.zeros((p, p))
-        standardised = StandardScaler().fit_transform(X)
-        # least squares from the moment matrices: O(|P|^3) a child, not O(n |P|^2)
-        covariance = np.cov(X, rowvar=False, bias=True)
-        correlation = np.cov(standardised, rowvar=False, bias=True)
-        for k in range(1, p):
-            target = order[k]
-            predictors = np.array(
-                [j for j in order[:k] if constraints.allowed[j, target]], dtype=np.int64
-            )
-            if len(predictors) == 0:
-                continue
-            slopes = _slopes(correlation, predictors, target)
-            scale = np.abs(slopes) ** self.gamma
-            # the BIC's noise variance is that of the least-squares fit on the same columns
-            # (scaling them leaves its fitted values alone): read off the moments here, where
-            # LassoLarsIC would run a second least-squares solve on the rows to get it
-            n, k = X.shape[0], len(predictors)
-            residual = 1.0 - correlation[predictors, target] @ slopes
-            noise = n * residual / (n - k - 1) if n > k + 1 and residual > 0 else None
-            lasso = LassoLarsIC(criterion="bic", noise_variance=noise).fit(
-                standardised[:, predictors] * scale, standardised[:, target]
-            )
-            kept = (np.abs(lasso.coef_ * scale) > 0.0) | constraints.required[predictors, target]
-            if kept.any():
-                B[predictors[kept], target] = _slopes(covariance, predictors[kept], target)
-        return B
-
-
-def _slopes(moments: np.ndarray, predictors: np.ndarray, target: int) -> np.ndarray:
-    """Least-squares slopes (with an intercept) of ``target`` on ``predictors``.
-
-    From the covariance matrix of the data: ``S_PP^{-1} S_Pt``.
-    """
-    block = moments[np.ix_(predictors, predictors)]
-    return linalg.solve(block, moments[predictors, target], assume_a="pos")
+        covariance = np.atleast_2d(np.cov(X, rowvar=False, bias=True))  # 2-d for one column
+        return adaptive_lasso_weights(
+            covariance,
+            np.asarray(order, dtype=np.int64),
+            np.ascontiguousarray(constraints.allowed, dtype=np.bool_),
+            np.ascontiguousarray(constraints.required, dtype=np.bool_),
+            float(self.gamma),
+            X.shape[0],
+        )

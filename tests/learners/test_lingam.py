@@ -8,6 +8,7 @@ from pathlib import Path
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 import pytest
 
 from skbn.datasets import make_additive_noise, make_erdos_renyi_dag
@@ -89,3 +90,17 @@ def test_refuses_discrete_data():
     X = make_additive_noise(nx.DiGraph([("a", "b")]), random_state=0).sample(100, random_state=0)
     with pytest.raises(ValueError, match="gaussian|continuous|float"):
         DirectLiNGAM().fit(X.round().astype(int))
+
+
+def test_refuses_fewer_rows_than_columns_before_any_work():
+    X = pd.DataFrame(np.random.default_rng(0).uniform(size=(6, 8)), columns=list("abcdefgh"))
+    with pytest.raises(ValueError, match="more rows than columns.*6 rows and 8 columns"):
+        DirectLiNGAM().fit(X)
+
+
+def test_an_exact_linear_relation_gives_finite_weights():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.uniform(size=(200, 3)), columns=list("abc"))
+    X["d"] = X.a + X.b
+    est = DirectLiNGAM().fit(X)
+    assert np.isfinite(est.adjacency_matrix_).all() and len(est.causal_order_) == 4
