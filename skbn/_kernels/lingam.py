@@ -45,14 +45,13 @@ def _log_cosh(u):
 
 
 @njit(cache=True, nogil=True, error_model="numpy", fastmath=True)
-def _entropy_scaled(u, scale):
-    """The entropy approximation of ``u / scale``."""
+def _entropy(u):
+    """The entropy approximation of ``u`` (standardised)."""
     n = u.shape[0]
-    inverse = 1.0 / scale
     a = 0.0
     b = 0.0
     for t in range(n):
-        v = u[t] * inverse
+        v = u[t]
         a += _log_cosh(v)
         b += v * exp_neg(0.5 * v * v)
     a /= n
@@ -137,7 +136,7 @@ def _standardised_moments(X):
     means = np.empty(k)
     variances = np.empty(k)
     for i in prange(k):
-        entropy[i] = _entropy_scaled(Z[i], 1.0)
+        entropy[i] = _entropy(Z[i])
         mean = 0.0
         for t in range(n):
             mean += Z[i, t]

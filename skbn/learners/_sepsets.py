@@ -58,12 +58,5 @@ class SeparatingSets(Mapping):
     def __len__(self) -> int:
         return len(self._positions)
 
-    def __contains__(self, pair) -> bool:
-        try:
-            self[pair]
-        except KeyError:
-            return False
-        return True
-
     def __repr__(self) -> str:
         return repr(dict(self))
