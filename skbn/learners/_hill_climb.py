@@ -213,6 +213,21 @@ def _best_non_tabu(flat, rank, new_state, tabu_set):
     return None
 
 
+def infeasible_families(bound, A) -> np.ndarray:
+    """The nodes whose family in ``A`` the bound score rates ``-inf`` (outside its model).
+
+    A conditional-Gaussian score does so for a continuous node with a configuration of its
+    discrete parents seen in too few rows for its regression; a climb cannot start there,
+    as every move's gain would be ``-inf - -inf``.
+    """
+    A = np.asarray(A, dtype=bool)
+    bad = []
+    for y in np.flatnonzero(A.any(axis=0)):
+        if not np.isfinite(bound.family_score(int(y), tuple(np.flatnonzero(A[:, y]).tolist()))):
+            bad.append(int(y))
+    return np.asarray(bad, dtype=np.int64)
+
+
 def _perturb(A, allowed, required, max_indegree, n_moves, rng):
     """Apply ``n_moves`` random legal add/delete/reverse moves to a copy of A."""
     A = A.copy()
@@ -431,6 +446,23 @@ class HillClimb(BaseStructureLearner):
         allowed, required = self._constraints(constraints)
         return allowed, required, self._start(data.names, allowed, required)
 
+    def _check_start(self, bound, A0, names) -> None:
+        """Refuse a start graph with a family the score rates ``-inf``, before the climb."""
+        bad = infeasible_families(bound, A0)
+        if not len(bad):
+            return
+        families = "; ".join(
+            f"{names[y]!r} <- {[names[u] for u in np.flatnonzero(A0[:, y])]}" for y in bad[:5]
+        )
+        more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
+        raise ValueError(
+            f"start_graph (with required_edges) gives families that {type(bound.score).__name__} "
+            f"scores -inf on this data: {families}{more}. With a conditional-Gaussian score "
+            "a continuous node needs more rows than continuous parents plus one in every "
+            "configuration of its discrete parents. Remove some of those arcs from "
+            "start_graph."
+        )
+
     @staticmethod
     def _pairwise(bound, cache):
         if "pairwise" not in cache:
@@ -489,6 +521,7 @@ class HillClimb(BaseStructureLearner):
             tol=self.tol,
             keys=keys,
         )
+        self._check_start(bound, A0, data.names)
         cache: dict = {}
         best = None
         n_iter = 0
@@ -508,9 +541,16 @@ class HillClimb(BaseStructureLearner):
 
             restarts = tqdm(restarts, desc=f"{type(self).__name__} restarts")
         for _ in restarts:
-            start = _perturb(
-                best_A, allowed, required, self.max_indegree, self.n_perturbations, rng
-            )
+            # a perturbation that leaves a family outside the score's model (-inf) is drawn
+            # again (a few times, then the restart climbs from the best DAG itself)
+            for _ in range(10):
+                start = _perturb(
+                    best_A, allowed, required, self.max_indegree, self.n_perturbations, rng
+                )
+                if not len(infeasible_families(bound, start)):
+                    break
+            else:
+                start = best_A.copy()
             search = _Search(bound, start, allowed, required, self.max_indegree, cache)
             A, score, k = _climb(search, rank=rank, **options)
             del search

@@ -15,6 +15,7 @@ from skbn.data import DiscreteData, GaussianData, MixedData, check_data
 from skbn.graph import to_dag
 from skbn.graph._array import parents_csr, topological_sort_array
 from skbn.graph._convert import as_adjacency, from_adjacency
+from skbn.learners._hill_climb import infeasible_families
 from skbn.network._parameters import CPT_PRIOR_ISS
 from skbn.utils._features import record_features
 from skbn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params_of
@@ -284,6 +285,13 @@ class StructuralEM(MetaEstimatorMixin, BaseEstimator):
         """Learn a graph on the completed data, from the current one (after the first)."""
         fitted = clone(learner)
         if takes_start and dag.any():
+            # a family the last completion supported may be outside the score's model on
+            # this one (a conditional-Gaussian child with a parent configuration now seen
+            # in too few rows): it starts from no parents instead
+            if hasattr(fitted, "_resolved_score"):
+                bound = fitted._resolved_score(completed).bind(completed)
+                dag = dag.copy()
+                dag[:, infeasible_families(bound, dag)] = 0
             fitted.set_params(start_graph=from_adjacency(dag, names, kind="dag"))
         fitted.fit(completed)
         return fitted, self._dag_of(fitted, names)

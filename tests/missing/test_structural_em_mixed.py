@@ -102,3 +102,45 @@ def test_structural_em_on_gaussian_data():
     assert as_mixed(check_data(X)).discrete.sum() == 0
     with pytest.raises(ValueError, match="fit_tables='em' is for discrete data"):
         StructuralEM(fit_tables="em").fit(incomplete)
+
+
+def _rare_state(n=400, seed=0):
+    """Binary g -> continuous y, with a third state of g seen in a single row."""
+    X = _two_nodes(n, seed)
+    g = X["g"].astype(str).to_numpy()
+    g[0] = "c"
+    X["g"] = pd.Categorical(g, categories=["a", "b", "c"])
+    return X
+
+
+def test_a_start_graph_outside_the_cg_model_is_refused_naming_the_family():
+    # y's regression in state "c" of g has one row: the CG score of y <- g is -inf, and a
+    # climb from there would compare -inf with -inf
+    X = _rare_state()
+    with pytest.raises(ValueError, match=r"CGBIC scores -inf on this data: 'y' <- \['g'\]"):
+        HillClimb(start_graph=[("g", "y")]).fit(X)
+    # the same data without that start: the search never proposes the family
+    assert HillClimb().fit(X).graph_.number_of_edges() == 0
+
+
+def test_structural_em_drops_a_family_the_new_completion_cannot_score():
+    # the previous iteration's DAG (g -> y) is outside the model on this completion: the
+    # next climb starts without y's parents instead of from a -inf score
+    X = _rare_state()
+    data = check_data(X)
+    dag = np.array([[0, 1], [0, 0]], np.int8)
+    with np.errstate(invalid="raise"):
+        fitted, new = StructuralEM(HillClimb())._maximise(HillClimb(), data, dag, data.names, True)
+    assert fitted.start_graph is not None and fitted.start_graph.number_of_edges() == 0
+    assert np.isfinite(fitted.score_)
+    np.testing.assert_array_equal(new, np.zeros((2, 2), np.int8))
+
+
+def test_random_restarts_never_climb_from_outside_the_cg_model():
+    # a restart's perturbation may add g -> y; such draws are redrawn, so every climb
+    # starts from a finite score
+    X = _rare_state()
+    with np.errstate(invalid="raise"):
+        est = HillClimb(n_restarts=20, n_perturbations=1, random_state=0).fit(X)
+    assert np.isfinite(est.score_)
+    assert est.graph_.number_of_edges() == 0
