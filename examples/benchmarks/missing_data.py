@@ -100,8 +100,8 @@ SKBN = {
 MIXED = {
     "skbn HillClimb()": lambda seed: HillClimb(),
     "skbn PCStable()": lambda seed: PCStable(),
-    "skbn StructuralEM()": lambda seed: StructuralEM(random_state=seed),
     "skbn StructuralEM(HillClimb())": lambda seed: StructuralEM(HillClimb(), random_state=seed),
+    "skbn StructuralEM()": lambda seed: StructuralEM(random_state=seed),
 }
 REFERENCE = "skbn HillClimb()"
 BNLEARN = "bnlearn hc() / structural.em()"  # hc() on complete data (rate 0)
@@ -360,7 +360,12 @@ def report(df: pd.DataFrame, version: str) -> str:
             + " |",
             "|---|" + "---|" * len(rates),
         ]
-        for method, rows in part.groupby("method", sort=False):
+        # rows in the script's order of methods, whatever order a merge left the CSV in
+        known = [REFERENCE, BNLEARN, *(MIXED if mixed else SKBN)]
+        methods = list(dict.fromkeys(m for m in known if m in set(part["method"])))
+        methods += [m for m in part["method"].unique() if m not in methods]
+        for method in methods:
+            rows = part[part["method"] == method]
             cells = []
             for r in rates:
                 at = rows[rows["rate"] == r]

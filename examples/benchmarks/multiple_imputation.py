@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument("--networks", nargs="+", default=["child", "alarm"])
     parser.add_argument("--n", type=int, default=1000)
     parser.add_argument("--rates", nargs="+", type=float, default=[0.2, 0.4])
-    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
     parser.add_argument("--grid", nargs="+", type=int, default=[1, 3, 5, 10, 20])
     parser.add_argument("--out", type=Path)
     parser.add_argument("--report", type=Path, help="print the table of this CSV")
