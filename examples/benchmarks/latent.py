@@ -423,6 +423,8 @@ def grid(args) -> None:
                     continue
                 if args.methods and method not in args.methods:
                     continue
+                if args.skbn_only and not library.startswith("skbn"):
+                    continue
                 if library.startswith("causal-learn") and p > args.causallearn_max_p:
                     continue
                 try:
@@ -768,6 +770,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--scale", action="store_true", help="FCIT alone at the given --p (no peers)"
+    )
+    parser.add_argument(
+        "--skbn-only",
+        action="store_true",
+        help="run skbn's rows alone (a later run without it adds the peers' rows), so that "
+        "no JVM or peer shares the process that times skbn",
     )
     parser.add_argument("--report", action="store_true")
     args = parser.parse_args()

@@ -271,6 +271,65 @@ def _next_combination(comb, m):
     return True
 
 
+@njit(cache=True, nogil=True)
+def _rho0(r):
+    """The correlation ``r`` as the elimination of its 2 x 2 block reads it (``|r| = 1``: 0)."""
+    if abs(1.0 - r * r) < 1e-12:
+        return 0.0
+    return min(max(r, -1.0 + 1e-15), 1.0 - 1e-15)
+
+
+@njit(cache=True, nogil=True)
+def _independent1(corr, x, y, idx, block, rho_crit):
+    """Whether ``|rho(x, y | idx[2])| < rho_crit``, the partial correlation in closed form.
+
+    ``rho = (r_xy - r_xz r_yz) / sqrt((1 - r_xz^2) (1 - r_yz^2))``, compared squared; a
+    nearly singular block (determinant below 1e-8) goes to the elimination of
+    :func:`_partial_correlation_of`, which reads a singular one as 0.
+    """
+    z = idx[2]
+    rxy = corr[x, y]
+    rxz = corr[x, z]
+    ryz = corr[y, z]
+    num = rxy - rxz * ryz
+    den = (1.0 - rxz * rxz) * (1.0 - ryz * ryz)
+    if den - num * num < 1e-8:  # the determinant of the 3 x 3 block
+        return abs(_partial_correlation_of(corr, idx, 3, block)) < rho_crit
+    return num * num < rho_crit * rho_crit * den
+
+
+@njit(cache=True, nogil=True)
+def _rho_given(corr, a, b, z):
+    """``(rho(a, b | z), ok)``: closed form, ``ok`` False where the block is nearly singular."""
+    rab = corr[a, b]
+    raz = corr[a, z]
+    rbz = corr[b, z]
+    num = rab - raz * rbz
+    den = (1.0 - raz * raz) * (1.0 - rbz * rbz)
+    if den - num * num < 1e-8:
+        return 0.0, False
+    return num / math.sqrt(den), True
+
+
+@njit(cache=True, nogil=True)
+def _independent2(corr, x, y, idx, block, rho_crit):
+    """Whether ``|rho(x, y | idx[2], idx[3])| < rho_crit``, by the recursion on one variable.
+
+    ``rho_xy|zw = (rho_xy|z - rho_xw|z rho_yw|z) / sqrt((1 - rho_xw|z^2)(1 - rho_yw|z^2))``;
+    a nearly singular block goes to the elimination, as in :func:`_independent1`.
+    """
+    z = idx[2]
+    w = idx[3]
+    a, ok_a = _rho_given(corr, x, y, z)
+    b, ok_b = _rho_given(corr, x, w, z)
+    c, ok_c = _rho_given(corr, y, w, z)
+    num = a - b * c
+    den = (1.0 - b * b) * (1.0 - c * c)
+    if not (ok_a and ok_b and ok_c) or den - num * num < 1e-8:
+        return abs(_partial_correlation_of(corr, idx, 4, block)) < rho_crit
+    return num * num < rho_crit * rho_crit * den
+
+
 @njit(cache=True, parallel=True)
 def pc_level_fisher_z(corr, n, neighbours, degrees, pairs, level, z_crit):
     """One PC-Stable level with Fisher-z tests, all edges in parallel.
@@ -299,9 +358,16 @@ def pc_level_fisher_z(corr, n, neighbours, degrees, pairs, level, z_crit):
     m = pairs.shape[0]
     removed = np.zeros(m, dtype=np.bool_)
     sepsets = np.full((m, max(level, 1)), -1, dtype=np.int64)
+    dof = n - level - 3
+    # |sqrt(dof) atanh(rho)| < z_crit  <=>  |rho| < tanh(z_crit / sqrt(dof))
+    rho_crit = math.tanh(z_crit / math.sqrt(dof)) if dof > 0 else 1.0
     for e in prange(m):
         x = pairs[e, 0]
         y = pairs[e, 1]
+        if level == 0:
+            # dof <= 0 reads as z = 0 (independent), as in fisher_z
+            removed[e] = dof <= 0 or abs(_rho0(corr[x, y])) < rho_crit
+            continue
         pool = np.empty(degrees[x], dtype=np.int64)
         size = 0
         for j in range(degrees[x]):
@@ -311,17 +377,33 @@ def pc_level_fisher_z(corr, n, neighbours, degrees, pairs, level, z_crit):
                 size += 1
         if size < level:
             continue
+        if dof <= 0:  # too few rows for any test: z = 0, independent
+            removed[e] = True
+            for j in range(level):
+                sepsets[e, j] = pool[j]
+            continue
+        # one scratch block per pair: the tests of a pair allocate nothing
         comb = np.arange(level)
-        cond = np.empty(level, dtype=np.int64)
+        k = level + 2
+        idx = np.empty(k, dtype=np.int64)
+        idx[0] = x
+        idx[1] = y
+        block = np.empty((k, k + 2))
         while True:
             for j in range(level):
-                cond[j] = pool[comb[j]]
-            if abs(fisher_z(corr, n, x, y, cond)) < z_crit:
+                idx[2 + j] = pool[comb[j]]
+            if level == 1:
+                independent = _independent1(corr, x, y, idx, block, rho_crit)
+            elif level == 2:
+                independent = _independent2(corr, x, y, idx, block, rho_crit)
+            else:
+                independent = abs(_partial_correlation_of(corr, idx, k, block)) < rho_crit
+            if independent:
                 removed[e] = True
                 for j in range(level):
-                    sepsets[e, j] = cond[j]
+                    sepsets[e, j] = idx[2 + j]
                 break
-            if level == 0 or not _next_combination(comb, size):
+            if not _next_combination(comb, size):
                 break
     return removed, sepsets
 

@@ -8,8 +8,12 @@ caller as edges are removed.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
+
+from skbn._kernels.ci import _next_combination, fisher_z
 
 ARROW = 2
 TAIL = 3
@@ -85,3 +89,43 @@ def possible_dsep(M, table, degree, x, y, max_length):
                 stack[top] = u
                 top += 1
     return np.flatnonzero(found & ancestor)
+
+
+@njit(cache=True)
+def first_separating_fisher_z(corr, n, x, y, pool, adj, max_size, alpha):
+    """The first subset of ``pool`` whose Fisher-z test finds ``x`` and ``y`` independent.
+
+    Sizes 1 to ``max_size`` (-1: ``len(pool)``) in turn, subsets of one size in
+    lexicographic order of ``pool``; a subset of the neighbours of ``x`` or of those of
+    ``y`` (``adj``) was tested with the skeleton and is skipped. Independence is a p-value
+    (``2 * Phi(-|z|)``) above ``alpha``, as :class:`skbn.ci_tests.FisherZ` reports it.
+
+    Returns
+    -------
+    found : bool
+    cond : int64 (size,)
+        The separating subset (empty when none is found).
+    """
+    m = pool.shape[0]
+    top = m if max_size < 0 else min(m, max_size)
+    comb = np.empty(max(top, 1), dtype=np.int64)
+    for size in range(1, top + 1):
+        c = comb[:size]
+        for j in range(size):
+            c[j] = j
+        cond = np.empty(size, dtype=np.int64)
+        while True:
+            in_x = True
+            in_y = True
+            for j in range(size):
+                v = pool[c[j]]
+                cond[j] = v
+                in_x = in_x and adj[x, v]
+                in_y = in_y and adj[y, v]
+            if not (in_x or in_y):
+                z = fisher_z(corr, n, x, y, cond)
+                if math.erfc(abs(z) / math.sqrt(2.0)) > alpha:
+                    return True, cond
+            if not _next_combination(c, m):
+                break
+    return False, np.empty(0, dtype=np.int64)

@@ -10,7 +10,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.metaestimators import available_if
 
-from skbn._kernels.possible_dsep import possible_dsep
+from skbn._kernels.possible_dsep import first_separating_fisher_z, possible_dsep
 from skbn.base import BaseStructureLearner
 from skbn.graph._array import has_path
 from skbn.graph._fci_rules import apply_rules, orient_unshielded_colliders
@@ -346,7 +346,7 @@ class FCI(PCStable):
         """Circles on the skeleton, R0 from the separating sets, then the knowledge."""
 
         def collider(a, b, c):
-            return all(b not in sep for sep in sepsets.get(frozenset((a, c)), ()))
+            return not sepsets.in_some_set(a, c, b)
 
         return _marks_with_knowledge(adj, collider, forbidden, required)
 
@@ -374,8 +374,8 @@ class FCI(PCStable):
                 if y < x or keep[x, y]:
                     continue
                 for a, b in ((x, y), (y, x)):
-                    pool = possible_dsep(M, table, degree, a, b, max_length).tolist()
-                    cond = self._separating_subset(bound, x, y, pool, adj[x], adj[y])
+                    pool = possible_dsep(M, table, degree, a, b, max_length)
+                    cond = self._separating_subset(bound, x, y, pool, adj)
                     if cond is not None:
                         break
                 if cond is not None:
@@ -387,12 +387,26 @@ class FCI(PCStable):
                     removed += 1
         return removed
 
-    def _separating_subset(self, bound, x: int, y: int, pool, adj_x, adj_y):
+    def _separating_subset(self, bound, x: int, y: int, pool, adj):
         """Return the first subset of ``pool`` that separates x and y, or None.
 
         Sizes increase, and within a size the order is lexicographic. Subsets of the
         adjacencies of x or of y were tested with the skeleton and are skipped.
         """
+        corr = bound.correlation_matrix()
+        if corr is not None:  # Fisher-z on complete data: the whole search in one kernel
+            found, cond = first_separating_fisher_z(
+                corr,
+                bound.n_samples,
+                x,
+                y,
+                np.asarray(pool, dtype=np.int64),
+                adj,
+                -1 if self.max_cond_size is None else self.max_cond_size,
+                self.alpha,
+            )
+            return tuple(cond.tolist()) if found else None
+        pool, adj_x, adj_y = np.asarray(pool).tolist(), adj[x], adj[y]
         top = len(pool) if self.max_cond_size is None else min(len(pool), self.max_cond_size)
         for size in range(1, top + 1):
             for cond in itertools.combinations(pool, size):
@@ -480,7 +494,7 @@ class FCI(PCStable):
             M = self._colliders(adj, sepsets, forbidden, required)
 
         def collider(theta, alpha, beta, gamma, path):
-            return all(beta not in sep for sep in sepsets.get(frozenset((theta, gamma)), ()))
+            return not sepsets.in_some_set(theta, gamma, beta)
 
         max_length = -1 if self.max_path_length is None else self.max_path_length
         apply_rules(M, collider, max_path_length=max_length)

@@ -21,7 +21,7 @@ from skbn.graph._array import (
     pdag_to_dag_array,
     reaches,
 )
-from skbn.learners._sepsets import SeparatingSets
+from skbn.learners._sepsets import RemovalLog, SeparatingSets
 from skbn.utils._parallel import N_JOBS_CONSTRAINT, effective_n_jobs, numba_threads, parallel_map
 from skbn.utils._param_validation import Interval
 from skbn.utils._warnings import stack_level
@@ -69,7 +69,11 @@ def _level_discrete(bound, alpha, pairs, pools, level, n_jobs, cache):
 
 
 def orient_pc(
-    adj: np.ndarray, sepsets: dict, rank: np.ndarray, required: np.ndarray, forbidden: np.ndarray
+    adj: np.ndarray,
+    sepsets: RemovalLog,
+    rank: np.ndarray,
+    required: np.ndarray,
+    forbidden: np.ndarray,
 ) -> tuple[np.ndarray, int]:
     """Orient a skeleton: colliders from separating sets, background knowledge, Meek's rules.
 
@@ -89,7 +93,7 @@ def orient_pc(
                 x, y = nbrs[i], nbrs[j]
                 if adj[x, y]:
                     continue
-                if all(z not in sep for sep in sepsets.get(frozenset((x, y)), ())):
+                if not sepsets.in_some_set(x, y, z):
                     arrows.add((x, z))
                     arrows.add((y, z))
     conflicts = {(a, b) for a, b in arrows if (b, a) in arrows}
@@ -240,7 +244,7 @@ class PCStable(BaseStructureLearner):
             adj &= start | required | required.T
         np.fill_diagonal(adj, False)
         keep = required | required.T
-        sepsets: dict = {}
+        sepsets = RemovalLog(len(rank))
         cache: dict = {}
         levels = []
         # the batched Fisher-z kernel reads the correlation matrix of complete data
@@ -324,7 +328,7 @@ class PCStable(BaseStructureLearner):
         return A, kind
 
 
-def _record_removals(sepsets: dict, adj: np.ndarray, rank: np.ndarray, xs, ys, conds) -> None:
+def _record_removals(sepsets: RemovalLog, adj: np.ndarray, rank: np.ndarray, xs, ys, conds) -> None:
     """Apply one level's removals ``(xs[i], ys[i])`` separated by ``conds[i]``.
 
     A pair separated from both of its ends keeps both sets, the one found from the end that
@@ -337,7 +341,4 @@ def _record_removals(sepsets: dict, adj: np.ndarray, rank: np.ndarray, xs, ys, c
     if conds.shape[1] > 1:
         conds = np.take_along_axis(conds, np.argsort(rank[conds], axis=1, kind="stable"), 1)
     adj[xs, ys] = adj[ys, xs] = False
-    for x, y, cond in zip(xs.tolist(), ys.tolist(), map(tuple, conds.tolist())):
-        sets = sepsets.setdefault(frozenset((x, y)), [])
-        if cond not in sets:
-            sets.append(cond)
+    sepsets.add_level(xs, ys, conds)

@@ -333,7 +333,7 @@ class RFCI(FCI):
         with numba_threads(self.n_jobs if test.threaded_kernels else None):
             adj, sepsets, _, levels = self._skeleton(data, forbidden, required)
         # one separating set per pair: the first found (levels run smallest first)
-        one = {pair: tuple(sets[0]) for pair, sets in sepsets.items()}
+        one = sepsets.one_each(0)
         checks = _RFCIChecks(test.bind(data), adj, one, required | required.T, self.alpha)
         p = adj.shape[0]
         triples = [
@@ -349,7 +349,7 @@ class RFCI(FCI):
             # a pair separated from both ends at one level has two sets; Tetrad's threads
             # decide which it keeps, so step 2 also runs with the other one, to report
             # the edges and colliders that choice changes
-            last = {pair: tuple(sets[-1]) for pair, sets in sepsets.items()}
+            last = sepsets.one_each(-1)
             other = _RFCIChecks(checks.bound, adj.copy(), last, required | required.T, self.alpha)
             other.cache = checks.cache
             other_colliders = other.unshielded_by_centre()

@@ -145,9 +145,7 @@ class _ScoreGuidedFCI(FCI):
         def collider(a, b, c):
             if directed[a, b] and directed[c, b]:
                 return True
-            return bool(start[a, c]) and all(
-                b not in sep for sep in sepsets.get(frozenset((a, c)), ())
-            )
+            return bool(start[a, c]) and not sepsets.in_some_set(a, c, b)
 
         M = _marks_with_knowledge(adj, collider, forbidden, required)
         decide = _DiscriminatingPathTest(test.bind(data), adj, self.alpha, self.max_cond_size)

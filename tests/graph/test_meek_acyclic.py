@@ -32,6 +32,7 @@ def test_pc_orientation_of_conflicting_colliders_has_no_cycle():
     # a skeleton and separating sets (found by a random search) whose colliders conflict:
     # applied as they were, PC's orientation held a directed cycle
     from skbn.learners._pc import orient_pc
+    from skbn.learners._sepsets import RemovalLog
 
     p = 6
     adj = np.zeros((p, p), dtype=np.int8)
@@ -45,7 +46,9 @@ def test_pc_orientation_of_conflicting_colliders_has_no_cycle():
         (2, 4): {0, 3},
         (2, 5): {3},
     }
-    sepsets = {frozenset(k): [v] for k, v in seps.items()}
+    sepsets = RemovalLog(p)
+    for k, v in seps.items():
+        sepsets[frozenset(k)] = [tuple(sorted(v))]
     none = np.zeros((p, p), dtype=bool)
     A, conflicts = orient_pc(adj, sepsets, np.arange(p), none, none)
     assert not _cycle(A)

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from skbn.ci_tests import ChiSquare, FisherZ
-from skbn.datasets import load_network, make_erdos_renyi_dag, make_problem
+from skbn.datasets import load_network, make_erdos_renyi_dag, make_linear_gaussian, make_problem
 from skbn.graph import dag_to_cpdag, skeleton
 from skbn.learners import PCStable
 from skbn.metrics import shd
@@ -131,3 +131,61 @@ def test_a_dense_level_with_unbounded_conditioning_sets_warns(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         PCStable(max_cond_size=2).fit(X)
+
+
+def _level_by_single_tests(corr, n, table, degrees, pairs, level, z_crit):
+    """One PC-Stable level with a ``fisher_z`` call per subset (the kernel's reference)."""
+    from skbn._kernels.ci import _next_combination, fisher_z
+
+    removed = np.zeros(len(pairs), dtype=bool)
+    seps = np.full((len(pairs), max(level, 1)), -1, dtype=np.int64)
+    for e, (x, y) in enumerate(pairs):
+        pool = [v for v in table[x, : degrees[x]] if v != y]
+        if len(pool) < level:
+            continue
+        comb = np.arange(level)
+        while True:
+            cond = np.array([pool[c] for c in comb], dtype=np.int64)
+            if abs(fisher_z(corr, n, x, y, cond)) < z_crit:
+                removed[e] = True
+                seps[e, :level] = cond
+                break
+            if level == 0 or not _next_combination(comb, len(pool)):
+                break
+    return removed, seps
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_level_kernel_equals_one_fisher_z_per_subset(seed):
+    # the level kernel's closed forms (levels 1 and 2) and its thresholds on rho give the
+    # decisions and sets of the generic partial correlation, singular blocks included
+    from skbn._kernels.ci import pc_level_fisher_z
+
+    rng = np.random.default_rng(seed)
+    dag = make_erdos_renyi_dag(25, 50, random_state=seed)
+    X = (
+        make_linear_gaussian(dag, random_state=seed)
+        .sample(300, random_state=seed)
+        .to_numpy()
+        .copy()
+    )
+    X[:, 3] = X[:, 2]  # a duplicated column (|r| = 1)
+    X[:, 7] = X[:, 5] - 2 * X[:, 6]  # an exact linear relation (a singular 3 x 3 block)
+    corr = np.corrcoef(X.T)
+    np.fill_diagonal(corr, 1.0)
+    p = corr.shape[0]
+    for level in range(5):
+        adj = rng.random((p, p)) < 0.35
+        adj = adj | adj.T
+        adj[2, 3] = adj[3, 2] = adj[5, 7] = adj[7, 5] = adj[6, 7] = adj[7, 6] = True
+        np.fill_diagonal(adj, False)
+        degrees = adj.sum(axis=1).astype(np.int64)
+        table = np.full((p, degrees.max()), -1, dtype=np.int64)
+        for v in range(p):
+            table[v, : degrees[v]] = np.flatnonzero(adj[v])
+        pairs = np.argwhere(adj).astype(np.int64)
+        got = pc_level_fisher_z(corr, 300, table, degrees, pairs, level, 2.5758)
+        want = _level_by_single_tests(corr, 300, table, degrees, pairs, level, 2.5758)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1][got[0], :level], want[1][want[0], :level])
+        assert 0 < got[0].sum() < len(pairs) or level > 2
