@@ -292,3 +292,35 @@ def rule8(M, adjacent, indptr, indices):
                     changed = True
                     break
     return changed
+
+
+@njit(cache=True)
+def unshielded_triples(adjacent):
+    """Every unshielded triple ``a - b - c`` (``a < c`` not adjacent), as three arrays.
+
+    Ordered by ``b``, then ``a``, then ``c``: the order in which rule R0 visits them.
+    """
+    p = adjacent.shape[0]
+    count = 0
+    for b in range(p):
+        for a in range(p):
+            if not adjacent[a, b]:
+                continue
+            for c in range(a + 1, p):
+                if adjacent[c, b] and not adjacent[a, c]:
+                    count += 1
+    out_a = np.empty(count, dtype=np.int64)
+    out_b = np.empty(count, dtype=np.int64)
+    out_c = np.empty(count, dtype=np.int64)
+    k = 0
+    for b in range(p):
+        for a in range(p):
+            if not adjacent[a, b]:
+                continue
+            for c in range(a + 1, p):
+                if adjacent[c, b] and not adjacent[a, c]:
+                    out_a[k] = a
+                    out_b[k] = b
+                    out_c[k] = c
+                    k += 1
+    return out_a, out_b, out_c

@@ -129,3 +129,89 @@ def first_separating_fisher_z(corr, n, x, y, pool, adj, max_size, alpha):
             if not _next_combination(c, m):
                 break
     return False, np.empty(0, dtype=np.int64)
+
+
+@njit(cache=True)
+def _drop(table, degree, u, v):
+    """Swap ``v`` out of ``u``'s row of the neighbour table."""
+    for k in range(degree[u]):
+        if table[u, k] == v:
+            table[u, k] = table[u, degree[u] - 1]
+            degree[u] -= 1
+            return
+
+
+@njit(cache=True)
+def possible_dsep_stage_fisher_z(corr, n, M, adj, keep, max_length, max_size, alpha):
+    """FCI's Possible-D-Sep stage with Fisher-z tests, every pair in one kernel.
+
+    The pairs ``x < y`` still adjacent and not in ``keep``, in that order; for each, the
+    Possible-D-Sep set of ``x`` then of ``y`` (on the graph the earlier removals left) is
+    searched by :func:`first_separating_fisher_z`. A separated pair loses its edge in
+    ``adj`` and ``M`` (both changed in place).
+
+    Returns
+    -------
+    pairs : int64 (k, 2)
+        The removed pairs, in the order removed.
+    offsets : int64 (k + 1,)
+    members : int64 (offsets[-1],)
+        The separating set of pair ``i`` is ``members[offsets[i]:offsets[i + 1]]``.
+    """
+    p = M.shape[0]
+    degree = np.zeros(p, dtype=np.int64)
+    for v in range(p):
+        for u in range(p):
+            if adj[v, u]:
+                degree[v] += 1
+    width = 1
+    for v in range(p):
+        width = max(width, degree[v])
+    table = np.full((p, width), -1, dtype=np.int64)
+    for v in range(p):
+        k = 0
+        for u in range(p):
+            if adj[v, u]:
+                table[v, k] = u
+                k += 1
+    pairs = np.empty((16, 2), dtype=np.int64)
+    offsets = np.zeros(17, dtype=np.int64)
+    members = np.empty(64, dtype=np.int64)
+    count = 0
+    for x in range(p):
+        for y in range(x + 1, p):
+            if not adj[x, y] or keep[x, y]:
+                continue
+            found, cond = False, np.empty(0, dtype=np.int64)
+            for end in range(2):
+                a, b = (x, y) if end == 0 else (y, x)
+                pool = possible_dsep(M, table, degree, a, b, max_length)
+                found, cond = first_separating_fisher_z(corr, n, x, y, pool, adj, max_size, alpha)
+                if found:
+                    break
+            if not found:
+                continue
+            adj[x, y] = False
+            adj[y, x] = False
+            M[x, y] = 0
+            M[y, x] = 0
+            _drop(table, degree, x, y)
+            _drop(table, degree, y, x)
+            if count == pairs.shape[0]:
+                grown = np.empty((2 * count, 2), dtype=np.int64)
+                grown[:count] = pairs
+                pairs = grown
+                more = np.zeros(2 * count + 1, dtype=np.int64)
+                more[: count + 1] = offsets[: count + 1]
+                offsets = more
+            start = offsets[count]
+            while start + cond.shape[0] > members.shape[0]:
+                grown_m = np.empty(2 * members.shape[0], dtype=np.int64)
+                grown_m[: members.shape[0]] = members
+                members = grown_m
+            members[start : start + cond.shape[0]] = cond
+            pairs[count, 0] = x
+            pairs[count, 1] = y
+            offsets[count + 1] = start + cond.shape[0]
+            count += 1
+    return pairs[:count].copy(), offsets[: count + 1].copy(), members[: offsets[count]].copy()

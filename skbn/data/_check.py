@@ -347,7 +347,12 @@ def check_data(
         )
     continuous = [n for n, k in kinds.items() if k == "continuous"]
     discrete = [n for n, k in kinds.items() if k == "discrete"]
-    values = frame[continuous].to_numpy(dtype=np.float64) if continuous else None
+    if not continuous:
+        values = None
+    elif not discrete:  # every column: no take (a frame of one block per column is slow)
+        values = frame.to_numpy(dtype=np.float64, copy=True)
+    else:
+        values = frame[continuous].to_numpy(dtype=np.float64)
     # discrete columns are encoded once, here; a -1 code marks a missing value
     encoded = {name: _factorize(name, frame[name]) for name in discrete}
     n_observed = {name: int((codes >= 0).sum()) for name, (codes, _) in encoded.items()}

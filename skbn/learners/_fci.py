@@ -10,7 +10,11 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.metaestimators import available_if
 
-from skbn._kernels.possible_dsep import first_separating_fisher_z, possible_dsep
+from skbn._kernels.pag_rules import unshielded_triples
+from skbn._kernels.possible_dsep import (
+    possible_dsep,
+    possible_dsep_stage_fisher_z,
+)
 from skbn.base import BaseStructureLearner
 from skbn.graph._array import has_path
 from skbn.graph._fci_rules import apply_rules, orient_unshielded_colliders
@@ -31,11 +35,17 @@ __all__ = ["FCI"]
 def _marks_with_knowledge(adj: np.ndarray, collider, forbidden, required) -> np.ndarray:
     """Circles on the skeleton, R0 by ``collider(a, b, c)``, then the background knowledge.
 
-    A forbidden arc ``u -> v`` (``u`` does not cause ``v``) puts an arrowhead at ``u``; a
-    required arc ``u -> v`` makes ``u --> v``.
+    ``collider`` is a callable, or the colliders ``(a, b, c)`` as three arrays. A forbidden
+    arc ``u -> v`` (``u`` does not cause ``v``) puts an arrowhead at ``u``; a required arc
+    ``u -> v`` makes ``u --> v``.
     """
     M = np.where(adj, CIRCLE, 0).astype(np.int8)
-    orient_unshielded_colliders(M, collider)
+    if callable(collider):
+        orient_unshielded_colliders(M, collider)
+    else:  # R0 sets arrowheads only, so the triples' order does not matter
+        a, b, c = collider
+        M[a, b] = ARROW
+        M[c, b] = ARROW
     for u, v in zip(*np.nonzero(adj & forbidden & ~forbidden.T)):
         M[v, u] = ARROW
     for u, v in zip(*np.nonzero(required & adj)):
@@ -344,15 +354,30 @@ class FCI(PCStable):
 
     def _colliders(self, adj: np.ndarray, sepsets: dict, forbidden, required) -> np.ndarray:
         """Circles on the skeleton, R0 from the separating sets, then the knowledge."""
-
-        def collider(a, b, c):
-            return not sepsets.in_some_set(a, c, b)
-
-        return _marks_with_knowledge(adj, collider, forbidden, required)
+        a, b, c = unshielded_triples(adj)
+        keep = ~sepsets.in_some_set_many(a, c, b)
+        return _marks_with_knowledge(adj, (a[keep], b[keep], c[keep]), forbidden, required)
 
     def _possible_dsep_stage(self, bound, adj, sepsets, M, required) -> int:
         max_length = -1 if self.max_path_length is None else self.max_path_length
         keep = required | required.T
+        corr = bound.correlation_matrix()
+        if corr is not None:  # Fisher-z on complete data: the whole stage in one kernel
+            pairs, offsets, members = possible_dsep_stage_fisher_z(
+                corr,
+                bound.n_samples,
+                M,
+                adj,
+                keep,
+                max_length,
+                -1 if self.max_cond_size is None else self.max_cond_size,
+                self.alpha,
+            )
+            members = members.tolist()
+            for i, (x, y) in enumerate(pairs.tolist()):
+                cond = tuple(members[offsets[i] : offsets[i + 1]])
+                sepsets.setdefault(frozenset((x, y)), []).append(cond)
+            return len(pairs)
         removed = 0
         p = adj.shape[0]
         # neighbour table for the kernel, a removed edge swapped out of both rows
@@ -393,19 +418,6 @@ class FCI(PCStable):
         Sizes increase, and within a size the order is lexicographic. Subsets of the
         adjacencies of x or of y were tested with the skeleton and are skipped.
         """
-        corr = bound.correlation_matrix()
-        if corr is not None:  # Fisher-z on complete data: the whole search in one kernel
-            found, cond = first_separating_fisher_z(
-                corr,
-                bound.n_samples,
-                x,
-                y,
-                np.asarray(pool, dtype=np.int64),
-                adj,
-                -1 if self.max_cond_size is None else self.max_cond_size,
-                self.alpha,
-            )
-            return tuple(cond.tolist()) if found else None
         pool, adj_x, adj_y = np.asarray(pool).tolist(), adj[x], adj[y]
         top = len(pool) if self.max_cond_size is None else min(len(pool), self.max_cond_size)
         for size in range(1, top + 1):

@@ -30,6 +30,7 @@ class RemovalLog(MutableMapping):
         self._which: int | None = None  # one_each(): the set read of each pair
         self._empty: np.ndarray | None = None
         self._coded: dict = {}  # min * p + max -> (sets of the level, first row, rows)
+        self._levels: list = []  # each add_level's (codes, sets, first row, rows) by pair
         self._sets: dict = {}
 
     def add_level(self, xs, ys, conds) -> None:
@@ -53,6 +54,7 @@ class RemovalLog(MutableMapping):
         self._coded.update(
             zip(unique.tolist(), zip([conds] * len(unique), first.tolist(), counts.tolist()))
         )
+        self._levels.append((codes[order], conds, first, counts))
 
     def one_each(self, which: int = 0) -> RemovalLog:
         """The same pairs, each read as one set: its first (``0``) or last (``-1``)."""
@@ -60,6 +62,7 @@ class RemovalLog(MutableMapping):
         out._which = which
         out._empty = None if self._empty is None else self._empty.copy()
         out._coded = dict(self._coded)
+        out._levels = list(self._levels)
         out._sets = {key: tuple(sets[which]) for key, sets in self._sets.items()}
         return out
 
@@ -84,6 +87,44 @@ class RemovalLog(MutableMapping):
         if self._which is not None:
             return b in sets
         return any(b in sep for sep in sets)
+
+    def in_some_set_many(self, a: np.ndarray, c: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """:meth:`in_some_set` for arrays of triples at once (bool array)."""
+        a, b, c = (np.asarray(v, dtype=np.int64) for v in (a, b, c))
+        out = np.zeros(len(a), dtype=bool)
+        if not len(a):
+            return out
+        codes = np.minimum(a, c) * self._p + np.maximum(a, c)
+        if self._coded:
+            # (pair, member) of every set still held in arrays, against the triples' (pair, b)
+            members = []
+            live_codes = np.fromiter(self._coded, np.int64, len(self._coded))
+            for level_codes, conds, first, counts in self._levels:
+                if self._which is None:
+                    rows = np.arange(len(level_codes))
+                else:
+                    rows = first + (counts - 1 if self._which == -1 else 0)
+                live = np.isin(level_codes[rows], live_codes)
+                rows = rows[live]
+                width = conds.shape[1]
+                members.append(np.repeat(level_codes[rows], width) * self._p + conds[rows].ravel())
+            held = np.unique(np.concatenate(members))
+            if len(held):
+                asked = codes * self._p + b
+                at = np.minimum(np.searchsorted(held, asked), len(held) - 1)
+                out |= held[at] == asked
+        held_in_dict = [code for code in map(self._code, self._sets) if code is not None]
+        for k in np.flatnonzero(np.isin(codes, held_in_dict) & ~out).tolist():
+            key = frozenset((int(a[k]), int(c[k])))
+            sets = self._sets.get(key)
+            if sets is not None:
+                member = int(b[k])
+                out[k] = (
+                    member in sets
+                    if self._which is not None
+                    else any(member in sep for sep in sets)
+                )
+        return out
 
     def _code(self, key) -> int | None:
         if not isinstance(key, frozenset) or len(key) != 2:

@@ -97,6 +97,11 @@ def test_removal_log_reads_as_the_dict_recorded_one_removal_at_a_time():
         for b in range(p):
             assert log.in_some_set(a, c, b) == any(b in s for s in old[key])
     assert not log.in_some_set(0, 0, 1) or frozenset((0,)) in old
+    triples = np.array([(a, b, c) for a in range(p) for c in range(a + 1, p) for b in range(p)])
+    np.testing.assert_array_equal(
+        log.in_some_set_many(triples[:, 0], triples[:, 2], triples[:, 1]),
+        [log.in_some_set(a, c, b) for a, b, c in triples.tolist()],
+    )
     # the first and last set of each pair, as RFCI reads them
     assert dict(log.one_each(0)) == {k: v[0] for k, v in old.items()}
     assert dict(log.one_each(-1)) == {k: v[-1] for k, v in old.items()}
@@ -110,6 +115,13 @@ def test_removal_log_reads_as_the_dict_recorded_one_removal_at_a_time():
     gone = list(old)[-1]
     del log[gone], old[gone]
     assert dict(log) == old
+    for view, which in ((log, None), (log.one_each(0), 0), (log.one_each(-1), -1)):
+        many = view.in_some_set_many(triples[:, 0], triples[:, 2], triples[:, 1])
+        sets = {k: (v if which is None else [v[which]]) for k, v in old.items()}
+        expected = [
+            any(b in s for s in sets.get(frozenset((a, c)), ())) for a, b, c in triples.tolist()
+        ]
+        np.testing.assert_array_equal(many, expected)
     with pytest.raises(KeyError):
         log[gone]
 
