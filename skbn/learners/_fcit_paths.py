@@ -39,34 +39,80 @@ def subsets(items):
         yield from itertools.combinations(items, size)
 
 
+class _Rows:
+    """The rows of a matrix as Python lists, each made on first read (``make(i)``)."""
+
+    def __init__(self, n: int, make) -> None:
+        self._rows: list = [None] * n
+        self._make = make
+
+    def __getitem__(self, i):
+        row = self._rows[i]
+        if row is None:
+            row = self._rows[i] = self._make(i)
+        return row
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self._rows)))
+
+
+def adjacency_csr(M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(indptr, indices)``: each node's neighbours in ``M``, in increasing order."""
+    adjacent = M != 0
+    indptr = np.zeros(M.shape[0] + 1, dtype=np.int64)
+    np.cumsum(adjacent.sum(axis=1), out=indptr[1:])
+    return indptr, np.nonzero(adjacent)[1].astype(np.int64)
+
+
 class PagView:
     """Adjacency lists and marks of an endpoint matrix (as lists, and CSR for kernels).
 
-    Call :meth:`refresh` after the matrix changes.
+    Neighbour lists are made from the adjacency's CSR when first read, so a search that
+    looks at a few nodes of a large PAG pays for those only; ``csr`` is that CSR where the
+    caller has it (the marks may change under the view, not the adjacency). Call
+    :meth:`refresh` after an edge is removed.
     """
 
-    def __init__(self, M: np.ndarray) -> None:
+    def __init__(self, M: np.ndarray, csr: tuple | None = None) -> None:
         self.M = M
-        self.refresh()
+        self.refresh(csr)
 
-    def refresh(self) -> None:
-        self.marks = self.M.tolist()
-        self.nbrs = [np.flatnonzero(row).tolist() for row in self.M]
-        adjacent = self.M != 0
-        self.indptr = np.zeros(self.M.shape[0] + 1, dtype=np.int64)
-        np.cumsum(adjacent.sum(axis=1), out=self.indptr[1:])
-        self.indices = np.nonzero(adjacent)[1].astype(np.int64)
+    def refresh(self, csr: tuple | None = None) -> None:
+        # the marks are read from the matrix itself (a search reads a few of a row's
+        # entries: turning rows into lists cost more than it saved at 1,000 variables)
+        self.marks = self.M
+        self._csr = csr
+        self.nbrs = _Rows(self.M.shape[0], self._neighbours)
+
+    def _neighbours(self, i: int) -> list:
+        indptr, indices = self.indptr, self.indices
+        return indices[indptr[i] : indptr[i + 1]].tolist()
+
+    @property
+    def indptr(self) -> np.ndarray:
+        if self._csr is None:
+            self._csr = adjacency_csr(self.M)
+        return self._csr[0]
+
+    @property
+    def indices(self) -> np.ndarray:
+        if self._csr is None:
+            self._csr = adjacency_csr(self.M)
+        return self._csr[1]
 
     def adjacent(self, a: int, b: int) -> bool:
-        return self.marks[a][b] != 0
+        return self.marks[a, b] != 0
 
     def collider(self, a: int, b: int, c: int) -> bool:
         """``a *-> b <-* c``."""
-        return self.marks[a][b] == ARROW and self.marks[c][b] == ARROW
+        return self.marks[a, b] == ARROW and self.marks[c, b] == ARROW
 
     def parent(self, a: int, b: int) -> bool:
         """``a --> b``."""
-        return self.marks[a][b] == ARROW and self.marks[b][a] == TAIL
+        return self.marks[a, b] == ARROW and self.marks[b, a] == TAIL
 
     def common(self, x: int, y: int) -> list:
         row = self.marks[y]
@@ -110,7 +156,7 @@ def _paths_from(pag, w, v, y, check, max_length, out) -> None:
     while queue:
         t = queue.popleft()
         for x in nbrs[t]:
-            if x in seen or marks[x][t] != ARROW:
+            if x in seen or marks[x, t] != ARROW:
                 continue
             previous[x] = t
             route = []
@@ -143,7 +189,7 @@ def _discriminating(pag, x, inner, v, y, check) -> bool:
         if check:
             if not pag.parent(n2, y):
                 return False
-        elif not pag.adjacent(y, n2) or marks[y][n2] == ARROW:
+        elif not pag.adjacent(y, n2) or marks[y, n2] == ARROW:
             return False
     return True
 
@@ -179,10 +225,10 @@ def discriminating_paths(
             if check_ends:
                 if not pag.parent(w, y):
                     continue
-            elif marks[y][w] == ARROW:
+            elif marks[y, w] == ARROW:
                 continue
             for v in pag.common(w, y):
-                if marks[y][v] != CIRCLE or marks[v][y] != ARROW:
+                if marks[y, v] != CIRCLE or marks[v, y] != ARROW:
                     continue
                 _paths_from(pag, w, v, y, check_ends, max_length, out)
     if ends is not None:

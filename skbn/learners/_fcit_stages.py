@@ -37,7 +37,13 @@ from skbn.graph._ancestral import (
 from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._fci_rules import apply_rules
 from skbn.graph._pag import ARROW, CIRCLE, TAIL
-from skbn.learners._fcit_paths import PagView, block_paths, discriminating_paths, subsets
+from skbn.learners._fcit_paths import (
+    PagView,
+    adjacency_csr,
+    block_paths,
+    discriminating_paths,
+    subsets,
+)
 
 __all__ = ["FcitSearch", "initial_pag", "run_fcit"]
 
@@ -77,6 +83,7 @@ class FcitSearch:
         self.forbidden = forbidden
         self.required = required
         self.sepsets: dict = {}
+        self._csr = None  # the adjacency's CSR while orient() applies the rules
         self._results: dict = {}
         self.n_tests = 0
         self.n_rejected = 0
@@ -139,7 +146,7 @@ class FcitSearch:
         key = frozenset((theta, gamma))
         blocking = self.sepsets.get(key)
         if blocking is None:
-            pag = PagView(M)
+            pag = PagView(M, self._csr)
             blocking = self._recursive_sepset(pag, theta, gamma)
             if blocking is None:
                 blocking = self._adjacency_sepset(pag, theta, gamma, set(path))
@@ -179,6 +186,8 @@ class FcitSearch:
             for v in np.flatnonzero(adj[x] & adj[y]).tolist():
                 if v not in sepset and not (M[x, v] == ARROW and M[y, v] == ARROW):
                     M[x, v] = M[y, v] = ARROW
+        # the rules change marks, not adjacencies: one CSR serves every collider query
+        self._csr = adjacency_csr(M)
         apply_rules(
             M,
             lambda *args: self._collider(M, *args),
@@ -268,7 +277,6 @@ class FcitSearch:
                     self.sepsets[frozenset((x, y))] = cond
                     pag.nbrs[x].remove(y)
                     pag.nbrs[y].remove(x)
-                    pag.marks[x][y] = pag.marks[y][x] = 0
                     removed += 1
                     break
         self.orient(M, initial)
