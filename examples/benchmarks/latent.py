@@ -586,7 +586,9 @@ def report(_args) -> None:
         "edge ends. Tetrad's time is its second run in one JVM. A 2-core machine. The FCI "
         "and RFCI rows were run again on 2026-12-07, skbn's in a process of their own "
         "(`--skbn-only`, no JVM beside them) and the peers' after it, nothing else running; "
-        "the other rows are earlier runs of one process per grid.",
+        "the FCIT-at-scale rows on the same day after FCIT's path searches were sped up, "
+        "with another benchmark on the second core; the other rows are earlier runs of one "
+        "process per grid.",
     ]
 
     for method in ["FCI", "RFCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"]:
