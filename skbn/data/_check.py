@@ -350,7 +350,7 @@ def check_data(
     if not continuous:
         values = None
     elif not discrete:  # every column: no take (a frame of one block per column is slow)
-        values = frame.to_numpy(dtype=np.float64, copy=True)
+        values = frame.to_numpy(dtype=np.float64)
     else:
         values = frame[continuous].to_numpy(dtype=np.float64)
     # discrete columns are encoded once, here; a -1 code marks a missing value
