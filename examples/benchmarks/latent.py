@@ -586,9 +586,12 @@ def report(_args) -> None:
         "edge ends. Tetrad's time is its second run in one JVM. A 2-core machine. The FCI "
         "and RFCI rows were run again on 2026-12-07, skbn's in a process of their own "
         "(`--skbn-only`, no JVM beside them) and the peers' after it, nothing else running; "
-        "the FCIT-at-scale rows on the same day after FCIT's path searches were sped up, "
-        "with another benchmark on the second core; the other rows are earlier runs of one "
-        "process per grid.",
+        "skbn's rows of the score-guided members the same way on the same day (a run "
+        "minutes after a CI job ended gave 14.1x to 30.9x at p = 100 where the one kept "
+        "gives 19.2x to 32.8x: single timed runs vary by about 15%); the FCIT-at-scale rows "
+        "on the same day, with another benchmark on the second core; the other rows "
+        "(Tetrad's score-guided members among them) are earlier runs of one process per "
+        "grid.",
     ]
 
     for method in ["FCI", "RFCI", "BOSS-FCI", "GRaSP-FCI", "GFCI"]:
