@@ -113,7 +113,11 @@ def query(
     weighted min-fill. All rows of a batch share one pass: each observed node contributes a
     likelihood factor per row (an indicator for a state, ones where the cell is missing).
     The memory a pass needs is checked before anything is allocated, and a batch above
-    256 MiB is split.
+    256 MiB is split. One case with hard evidence whose unobserved relevant nodes have at
+    most 65,536 joint states (most questions of a small network) is answered by one
+    contraction of the CPTs with the observed states sliced out; its path is found the
+    first time a question with those targets and observed nodes is asked and kept with
+    the network, so repeated questions of one kind skip that work.
 
     Examples
     --------

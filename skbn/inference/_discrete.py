@@ -21,6 +21,7 @@ import pandas as pd
 from skbn.data._schema import encode_column, unseen_values_error
 from skbn.inference._elimination import elimination_order, sum_out
 from skbn.inference._junction import all_marginals, tree_cells
+from skbn.inference._single import compiled_query
 from skbn.network._discrete import DiscreteBayesianNetwork
 from skbn.utils._memory import check_allocation, physical_memory
 
@@ -290,6 +291,10 @@ def discrete_query(
 ):
     """Posteriors of ``targets`` given evidence; see :func:`skbn.inference.query`."""
     names = _targets(network, targets)
+    if soft_evidence is None and (joint or len(names) == 1):
+        answer = _one_case(network, names, evidence)
+        if answer is not None:
+            return answer if joint or isinstance(targets, str) else {names[0]: answer}
     lam, n, batched = _likelihoods(network, evidence, soft_evidence)
     groups = [names] if joint else [[v] for v in names]
 
@@ -315,6 +320,25 @@ def discrete_query(
     if joint or (isinstance(targets, str)):
         return next(iter(results.values()))
     return results
+
+
+def _one_case(network, names: list[str], evidence) -> pd.Series | None:
+    """One case's posterior by its compiled contraction, or None (the general route)."""
+    if evidence is None:
+        evidence = {}
+    elif not isinstance(evidence, Mapping):
+        return None
+    else:
+        evidence = {str(k): v for k, v in evidence.items()}
+        if any(k not in network.states for k in evidence):
+            return None  # the general route names them
+    found = compiled_query(network, names, evidence)
+    if found is None:
+        return None
+    values, total = found
+    return labelled_posterior(
+        values[None, :], np.array([total]), np.zeros(1, dtype=bool), names, network.states, {}
+    )
 
 
 def labelled_posterior(values, total, impossible, keep: list[str], states, evidence):
