@@ -111,7 +111,10 @@ class _Components:
         if target is not None and target not in observed_set:
             stack.append(target)
         if every:
-            stack.extend(v for v in network.continuous if v not in observed_set)
+            # a held node is at its value with probability one: no density to maximise
+            stack.extend(
+                v for v in network.continuous if v not in observed_set and v not in network.held
+            )
         while stack:
             u = stack.pop()
             if u in relevant:
@@ -292,7 +295,40 @@ def _evidence(network, evidence, soft_evidence):
     """The continuous values, the discrete likelihood factors, the rows, and if a batch."""
     discrete, values, n, batched = _split_evidence(network, evidence)
     lam, _, _ = _likelihoods(network.discrete_part, discrete, soft_evidence)
+    _held_evidence(network, values, lam, n, batched)
     return values, lam, n, batched
+
+
+def _held_evidence(network, values: dict, lam: dict, n: int, batched: bool) -> None:
+    """Take the evidence on held nodes out of ``values``.
+
+    A held node has its value with probability one and is apart from the other nodes, so
+    observing that value says nothing, and any other value is impossible: a single case
+    is refused, a batch's rows get a likelihood of zero on a discrete root (their
+    posteriors are then NaN, as for any impossible row).
+    """
+    wrong = np.zeros(n, dtype=bool)
+    for v, x in network.held.items():
+        if v not in values:
+            continue
+        seen = values.pop(v)
+        off = ~np.isnan(seen) & (seen != x)
+        if off.any() and not batched:
+            raise ValueError(
+                f"{v!r} is held at {x:g} by an intervention, so the evidence {v} = "
+                f"{seen[0]:g} has probability 0; no posterior is defined."
+            )
+        wrong |= off
+    if wrong.any():
+        part = network.discrete_part
+        root = next((u for u in part.nodes if not part.parents[u]), None)
+        if root is None:
+            raise ValueError(
+                f"Rows {np.flatnonzero(wrong)[:8].tolist()} observe a held node at another "
+                "value, and the network has no discrete node to mark them impossible by."
+            )
+        table = lam.get(root, np.ones((n, part.arities[root])))
+        lam[root] = table * (~wrong)[:, None]
 
 
 def _pattern_factors(part, nodes: list[str], lam: dict, rows, extra: list):
@@ -573,6 +609,8 @@ def cg_mpe(network, evidence=None, *, soft_evidence=None):
     filled = {
         v: np.array(values[v]) if v in values else np.full(n, np.nan) for v in network.continuous
     }
+    for v, x in network.held.items():
+        filled[v] = np.full(n, x)
     everything = set(range(len(part.nodes)))
     for rows, observed in _patterns(values, n):
         components = _Components(network, observed, every=True)

@@ -35,7 +35,9 @@ def intervene(network, interventions: Mapping):
     network : DiscreteBayesianNetwork, LinearGaussianNetwork or ConditionalGaussianNetwork
     interventions : dict
         ``{node: state}`` (discrete) or ``{node: number}`` (Gaussian). On a
-        conditional-Gaussian network, discrete nodes only.
+        conditional-Gaussian network, states for discrete nodes and numbers for continuous
+        ones: a continuous node held at a value becomes a held node of the result (no
+        parents, no noise), its value added to its children's intercepts.
 
     Returns
     -------
@@ -94,30 +96,64 @@ def intervene(network, interventions: Mapping):
             sd[j], b[j] = 0.0, value
         return LinearGaussianNetwork(sparse.csc_array(W), sd, network.nodes, intercepts=b)
     if isinstance(network, ConditionalGaussianNetwork):
-        continuous = [v for v in names if v in set(network.continuous)]
-        if continuous:
-            raise ValueError(
-                f"do() on a conditional-Gaussian network sets discrete nodes; {continuous} "
-                "are continuous (holding one at a value, with no noise, is not built)."
-            )
-        _check_nodes(network.discrete_part.states, names, "interventions")
-        part = intervene(network.discrete_part, names)
-        regressions = {v: network.regression(v) for v in network.continuous}
-        return ConditionalGaussianNetwork(
-            part,
-            {
-                v: list(r["discrete_parents"]) + list(r["continuous_parents"])
-                for v, r in regressions.items()
-            },
-            {v: r["intercepts"] for v, r in regressions.items()},
-            {v: r["coefficients"] for v, r in regressions.items()},
-            {v: r["variances"] for v, r in regressions.items()},
-            nodes=network.nodes,
-            name=part.name,
-        )
+        return _intervene_conditional_gaussian(network, names)
     raise TypeError(
         "intervene takes a DiscreteBayesianNetwork, LinearGaussianNetwork or "
         f"ConditionalGaussianNetwork; got {type(network).__name__}."
+    )
+
+
+def _number(v: str, value) -> float:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"do({v} = {value!r}) needs a number on a continuous node.") from None
+    if not np.isfinite(value):
+        raise ValueError(f"do({v} = {value!r}) needs a finite number.")
+    return value
+
+
+def _intervene_conditional_gaussian(network, names: dict):
+    """Graph surgery on a conditional-Gaussian network.
+
+    A discrete node gets a CPT with all its mass on the state. A continuous node ``v`` held
+    at ``x`` loses its parents and its noise, and each child's regressions take ``x`` into
+    their intercepts (``intercept[d] + weight[d] * x``, ``v`` no longer a parent), so ``v``
+    is left a held node of the result (``held``), apart from the rest of the network.
+    """
+    continuous = set(network.continuous)
+    _check_nodes(continuous | set(network.discrete_part.states), names, "interventions")
+    discrete = {v: s for v, s in names.items() if v not in continuous}
+    values = {v: _number(v, x) for v, x in names.items() if v in continuous}
+    part = intervene(network.discrete_part, discrete) if discrete else network.discrete_part
+    held = {**network.held, **values}
+    parents, intercepts, coefficients, variances = {}, {}, {}, {}
+    for v in network.continuous:
+        if v in held:
+            continue
+        r = network.regression(v)
+        b0 = np.array(r["intercepts"], dtype=np.float64)
+        beta = np.array(r["coefficients"], dtype=np.float64)
+        kept = []
+        for k, u in enumerate(r["continuous_parents"]):
+            if u in values:
+                b0 = b0 + beta[..., k] * values[u]
+            else:
+                kept.append(k)
+        parents[v] = list(r["discrete_parents"]) + [r["continuous_parents"][k] for k in kept]
+        intercepts[v] = b0
+        coefficients[v] = beta[..., kept]
+        variances[v] = r["variances"]
+    label = ", ".join(f"{v}={s}" for v, s in names.items())
+    return ConditionalGaussianNetwork(
+        part,
+        parents,
+        intercepts,
+        coefficients,
+        variances,
+        nodes=network.nodes,
+        name=f"{network.name} | do({label})",
+        held=held,
     )
 
 

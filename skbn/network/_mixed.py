@@ -49,12 +49,18 @@ class ConditionalGaussianNetwork:
         continuous ones in the order of ``parents``.
     name : str, optional
         By default the discrete part's name.
+    held : mapping of str to float, optional
+        Continuous nodes held at a value by an intervention (``do(v = x)``): no parents, no
+        children (their value is part of their children's intercepts) and no noise. They
+        are not keys of ``parents``; :func:`skbn.inference.intervene` builds them.
 
     Attributes
     ----------
     nodes : list of str
     continuous : list of str
-        The continuous nodes, in a topological order.
+        The continuous nodes, in a topological order (held nodes included).
+    held : dict of str to float
+        The held nodes and their values (empty unless the network is intervened on).
     graph : networkx.DiGraph
         The DAG (``graph.graph["kind"] == "dag"``), nodes in ``nodes`` order.
 
@@ -89,6 +95,7 @@ class ConditionalGaussianNetwork:
         variances: Mapping[str, np.ndarray],
         nodes: Sequence[str] | None = None,
         name: str | None = None,
+        held: Mapping[str, float] | None = None,
     ) -> None:
         if not isinstance(discrete_part, DiscreteBayesianNetwork):
             raise TypeError(
@@ -97,13 +104,14 @@ class ConditionalGaussianNetwork:
             )
         self.discrete_part = discrete_part
         self.name = discrete_part.name if name is None else str(name)
+        self.held = _held_values(held, parents, discrete_part)
         given = [str(v) for v in parents]
         clash = [v for v in given if v in discrete_part.states]
         if clash:
             raise ValueError(f"Nodes {clash[:8]} are both discrete and continuous.")
         if len(set(given)) != len(given):
             raise ValueError("The continuous nodes must be unique.")
-        default = list(discrete_part.nodes) + given
+        default = list(discrete_part.nodes) + given + list(self.held)
         self.nodes = default if nodes is None else [str(v) for v in nodes]
         if sorted(self.nodes) != sorted(default):
             raise ValueError(
@@ -116,6 +124,13 @@ class ConditionalGaussianNetwork:
         for v in given:
             pa = [str(u) for u in parents[v]]
             unknown = [u for u in pa if u not in discrete_part.states and u not in parents]
+            held_parents = [u for u in unknown if u in self.held]
+            if held_parents:
+                raise ValueError(
+                    f"Node {v!r} has the held nodes {held_parents[:8]} as parents; a held "
+                    "node has no children (add its value times the weight to the child's "
+                    "intercepts, as skbn.inference.intervene does)."
+                )
             if unknown:
                 raise ValueError(f"Node {v!r} has unknown parents {unknown[:8]}.")
             if len(set(pa)) != len(pa) or v in pa:
@@ -147,7 +162,14 @@ class ConditionalGaussianNetwork:
             self._discrete_parents[v] = disc
             self._continuous_parents[v] = cont
             self._tables[v] = (b0, beta, var)
-        self.continuous = _topological(given, self._continuous_parents)
+        for v, value in self.held.items():
+            tables = (np.array(value), np.zeros((0,)), np.array(0.0))
+            for table in tables:
+                table.setflags(write=False)
+            self._discrete_parents[v] = ()
+            self._continuous_parents[v] = ()
+            self._tables[v] = tables
+        self.continuous = _topological(given, self._continuous_parents) + list(self.held)
 
     # -- structure ------------------------------------------------------------------------
 
@@ -176,8 +198,9 @@ class ConditionalGaussianNetwork:
     def n_parameters(self) -> int:
         """Free parameters: the CPTs', and per configuration an intercept, weights, a variance."""
         total = self.discrete_part.n_parameters
-        for b0, beta, _ in self._tables.values():
-            total += b0.size * (beta.shape[-1] + 2)
+        for v, (b0, beta, _) in self._tables.items():
+            if v not in self.held:  # a held value is set, not estimated
+                total += b0.size * (beta.shape[-1] + 2)
         return int(total)
 
     def regression(self, node: str) -> dict:
@@ -285,6 +308,10 @@ class ConditionalGaussianNetwork:
         values = {v: rows.values[:, position[v]] for v in self.continuous}
         n = len(frame)
         for v in self.continuous:
+            if v in self.held:
+                # a point mass: the rows at its value lose nothing, the others are impossible
+                total = np.where(values[v] == self.held[v], total, -np.inf)
+                continue
             mean, var = self._moments(v, codes, values, n)
             total = total - 0.5 * (np.log(2 * np.pi * var) + (values[v] - mean) ** 2 / var)
         return total
@@ -344,14 +371,15 @@ class ConditionalGaussianNetwork:
         return evidence_probability(self, evidence, soft_evidence=soft_evidence, log=log)
 
     def do(self, interventions):
-        """The network after ``do(node = state)`` of discrete nodes.
+        """The network after ``do(node = value)``: see :func:`skbn.inference.intervene`.
 
-        See :func:`skbn.inference.intervene`.
+        A discrete node is set to a state; a continuous node is held at a number (it
+        becomes a held node, its value in its children's intercepts).
 
         Parameters
         ----------
         interventions : dict
-            ``{node: state}`` for discrete nodes.
+            ``{node: state}`` for discrete nodes, ``{node: number}`` for continuous ones.
 
         Returns
         -------
@@ -404,6 +432,30 @@ class ConditionalGaussianNetwork:
             f"ConditionalGaussianNetwork(n_nodes={len(self.nodes)}, "
             f"n_continuous={len(self.continuous)}, n_arcs={self.n_arcs})"
         )
+
+
+def _held_values(held, parents, discrete_part) -> dict:
+    """The held nodes as ``{name: float}``, checked against the other nodes."""
+    if held is None:
+        return {}
+    if not isinstance(held, Mapping):
+        raise TypeError(f"held must be a dict {{node: value}}, got {type(held).__name__}.")
+    out = {}
+    for v, value in held.items():
+        v = str(v)
+        if v in discrete_part.states or v in {str(u) for u in parents}:
+            raise ValueError(
+                f"The held node {v!r} is also a discrete node or a key of parents; a held "
+                "node is listed in held only."
+            )
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"The held node {v!r} needs a number, got {value!r}.") from None
+        if not np.isfinite(value):
+            raise ValueError(f"The held node {v!r} needs a finite number, got {value!r}.")
+        out[v] = value
+    return out
 
 
 def _topological(nodes: list[str], continuous_parents: Mapping[str, Sequence[str]]) -> list:

@@ -208,8 +208,12 @@ def test_do_on_a_discrete_node_is_the_adjustment_for_its_parents():
             assert got == pytest.approx(expected, rel=1e-9, abs=1e-12), (x, y)
             checked += 1
     assert checked >= 6
-    with pytest.raises(ValueError, match=r"\['xray'\] are continuous"):
-        cg.do({"xray": 1.0})
+    # xray is a leaf: holding it changes no other node's distribution (unlike observing it)
+    done = cg.do({"xray": 1.0})
+    assert done.held == {"xray": 1.0}
+    np.testing.assert_allclose(query(done, "lung").to_numpy(), query(cg, "lung").to_numpy())
+    assert query(done, "either").mean == pytest.approx(query(cg, "either").mean, abs=1e-12)
+    assert not np.allclose(query(cg, "lung", {"xray": 1.0}), query(cg, "lung"))
 
 
 @pytest.mark.parametrize("name, fraction, seed", CASES[:3])
