@@ -955,6 +955,29 @@ def rebuild(seeds, n_seeds, graph, know, mark, ctl, work):
 
 
 @njit(cache=True)
+def operator_seeds(graph, x, y, nodes, seeds, mark, ctl):
+    """Write x, y, ``nodes`` and the nodes adjacent to both x and y into ``seeds``.
+
+    What ``rebuild`` needs after an operator on the edge x - y that also changes the edges
+    to ``nodes`` (Insert's T, Delete's H); returns the number written.
+    """
+    nbr, knd, deg = graph
+    seeds[0], seeds[1] = x, y
+    n_seeds = 2
+    for a in range(nodes.shape[0]):
+        seeds[n_seeds] = nodes[a]
+        n_seeds += 1
+    s_x = _stamp(ctl, mark)
+    for k in range(deg[x]):
+        mark[nbr[x, k]] = s_x
+    for k in range(deg[y]):
+        if mark[nbr[y, k]] == s_x:
+            seeds[n_seeds] = nbr[y, k]
+            n_seeds += 1
+    return n_seeds
+
+
+@njit(cache=True)
 def _semi_directed_blocked(graph, source, target, blockers, n_blockers, mark, work, ctl):
     """True if every semi-directed path from source to target meets a blocker."""
     nbr, knd, deg = graph
@@ -1084,20 +1107,7 @@ def forward(effects, search):
             if not _semi_directed_blocked(graph, y, x, blockers, n_na + tlen, mark, work, ctl):
                 continue
             # the seeds: x, y, T and the nodes adjacent to both before the insertion
-            n_seeds = 0
-            seeds[n_seeds] = x
-            seeds[n_seeds + 1] = y
-            n_seeds = 2
-            for a in range(tlen):
-                seeds[n_seeds] = pool[toff + a]
-                n_seeds += 1
-            s_x = _stamp(ctl, mark)
-            for k in range(deg[x]):
-                mark[nbr[x, k]] = s_x
-            for k in range(deg[y]):
-                if mark[nbr[y, k]] == s_x:
-                    seeds[n_seeds] = nbr[y, k]
-                    n_seeds += 1
+            n_seeds = operator_seeds(graph, x, y, pool[toff : toff + tlen], seeds, mark, ctl)
             add_arc(nbr, knd, deg, x, y)
             for a in range(tlen):
                 add_arc(nbr, knd, deg, pool[toff + a], y)

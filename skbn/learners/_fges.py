@@ -12,7 +12,8 @@ from skbn.base import BaseStructureLearner
 from skbn.constraints import CONSTRAINT_PARAMETERS, EdgeConstraints
 from skbn.graph._array import dag_to_cpdag_array, meek_orient_array, pdag_to_dag_array
 from skbn.learners._cpdag_state import CPDAGState
-from skbn.learners._fges_forward import ForwardSearch
+from skbn.learners._fges_backward import kernel_applies, run_backward
+from skbn.learners._fges_forward import ForwardSearch, _kernel_scoring
 from skbn.scores import Score
 from skbn.utils._param_validation import Interval
 
@@ -23,6 +24,9 @@ _EFFECT, _COVER, _ALL = "effect edges", "cover noncolliders", "all pairs"
 
 class _Search:
     """One FGES run: the CPDAG, the local-score cache and the arrow queues."""
+
+    #: run the backward phase in its kernel where it applies (the tests compare both ways)
+    use_kernel = True
 
     def __init__(self, bound, constraints, max_degree: int | None, verbose: int):
         self.bound = bound
@@ -41,6 +45,7 @@ class _Search:
         self._counter = 0
         self.forward = None
         self.effect = None
+        self.scoring = None
         self.n_inserts = 0
         self.n_deletes = 0
 
@@ -180,6 +185,15 @@ class _Search:
         return B, not np.array_equal(A, B)
 
     def bes(self) -> None:
+        """The backward phase: in the kernel where it applies, else the steps below."""
+        if self.use_kernel and self.scoring is None:
+            self.scoring = _kernel_scoring(self.bound)
+        if self.use_kernel and kernel_applies(self.scoring, self.knowledge):
+            self.n_deletes += run_backward(self.state, self.scoring, self.forward)
+            return
+        self.bes_python()
+
+    def bes_python(self) -> None:
         st = self.state
         self.backward: list = []
         self.bwd_seen: dict = {}

@@ -15,7 +15,7 @@ from skbn._kernels import fges as K
 from skbn.data._limits import _readonly
 from skbn.learners._cpdag_state import CPDAGState
 
-__all__ = ["ForwardSearch"]
+__all__ = ["ForwardSearch", "fill_table", "row_length", "store_table"]
 
 _MODES = {"effect edges": K.EFFECT, "cover noncolliders": K.COVER, "all pairs": K.ALL}
 
@@ -118,28 +118,12 @@ class ForwardSearch:
 
     def load(self, state: CPDAGState) -> None:
         """Take the CPDAG from ``state``."""
-        degree = max((state.degree(v) for v in range(self.p)), default=0)
-        self._size_graph(max(self.min_row, _pow2(2 * degree + 2)))
-        nbr, knd, deg = self.nbr, self.knd, self.deg
-        for v in range(self.p):
-            k = 0
-            kinds = (K.PARENT, K.CHILD, K.UNDIRECTED)
-            for kind, members in zip(kinds, (state.pa[v], state.ch[v], state.ne[v])):
-                for u in members:
-                    nbr[v, k] = u
-                    knd[v, k] = kind
-                    k += 1
-            deg[v] = k
+        self._size_graph(row_length(state, self.min_row))
+        fill_table(state, self.nbr, self.knd, self.deg)
 
     def store(self, state: CPDAGState) -> None:
         """Write the CPDAG into ``state``."""
-        nbr, knd, deg = self.nbr, self.knd, self.deg
-        for v in range(self.p):
-            d = deg[v]
-            members, kinds = nbr[v, :d].tolist(), knd[v, :d].tolist()
-            state.pa[v] = {u for u, k in zip(members, kinds) if k == K.PARENT}
-            state.ch[v] = {u for u, k in zip(members, kinds) if k == K.CHILD}
-            state.ne[v] = {u for u, k in zip(members, kinds) if k == K.UNDIRECTED}
+        store_table(state, self.nbr, self.knd, self.deg)
 
     # -- a round ----------------------------------------------------------------------------
 
@@ -235,6 +219,35 @@ class ForwardSearch:
                 ctl[K.C_FS_USED] = K.pair_rehash(self.fs_keys, self.fs_vals, keys, vals)
                 ctl[K.C_FS_TOMB] = 0
                 self.fs_keys, self.fs_vals = keys, vals
+
+
+def row_length(state: CPDAGState, least: int) -> int:
+    """A neighbour-table row length for ``state``: room to double the largest degree."""
+    degree = max((state.degree(v) for v in range(state.p)), default=0)
+    return max(least, _pow2(2 * degree + 2))
+
+
+def fill_table(state: CPDAGState, nbr: np.ndarray, knd: np.ndarray, deg: np.ndarray) -> None:
+    """Write ``state``'s CPDAG into the (large enough) neighbour table."""
+    kinds = (K.PARENT, K.CHILD, K.UNDIRECTED)
+    for v in range(state.p):
+        k = 0
+        for kind, members in zip(kinds, (state.pa[v], state.ch[v], state.ne[v])):
+            for u in members:
+                nbr[v, k] = u
+                knd[v, k] = kind
+                k += 1
+        deg[v] = k
+
+
+def store_table(state: CPDAGState, nbr: np.ndarray, knd: np.ndarray, deg: np.ndarray) -> None:
+    """Write the neighbour table's CPDAG into ``state``."""
+    for v in range(state.p):
+        d = deg[v]
+        members, kinds = nbr[v, :d].tolist(), knd[v, :d].tolist()
+        state.pa[v] = {u for u, k in zip(members, kinds) if k == K.PARENT}
+        state.ch[v] = {u for u, k in zip(members, kinds) if k == K.CHILD}
+        state.ne[v] = {u for u, k in zip(members, kinds) if k == K.UNDIRECTED}
 
 
 def _kernel_scoring(bound) -> K.Scoring:

@@ -275,3 +275,70 @@ def test_deterministic_and_idempotent():
     b = FGES().fit(X)
     assert set(a.graph_.edges()) == set(b.graph_.edges())
     assert set(a.fit(X).graph_.edges()) == set(a.graph_.edges())
+
+
+def _both_backward_phases(monkeypatch, fit):
+    """``fit()`` with the backward phase in its kernel, then in Python."""
+    from skbn.learners import _fges
+
+    kernel = fit()
+    monkeypatch.setattr(_fges._Search, "use_kernel", False)
+    python = fit()
+    monkeypatch.setattr(_fges._Search, "use_kernel", True)
+    return kernel, python
+
+
+@pytest.mark.parametrize("route", ["dense", "centred"])
+def test_the_backward_kernel_takes_the_python_steps(monkeypatch, route):
+    """The backward kernel (Gaussian scores, no knowledge) deletes the same edges in the
+    same order as the Python phase: same graph, score and deletion count on random
+    problems, with its pool and heap starting at one entry (so they grow mid-phase)."""
+    from skbn.data import _containers
+    from skbn.learners import _fges_backward
+
+    if route == "centred":
+        monkeypatch.setattr(_containers, "DENSE_COVARIANCE_MAX", 10)
+    real_sizes = _fges_backward._initial_sizes
+    deletes = 0
+    for seed in range(8):
+        p = 15 + 9 * seed
+        dag = make_erdos_renyi_dag(p, 2 * p, random_state=seed)
+        X, _ = make_problem(dag, n_samples=300 + 200 * seed, random_state=seed)
+        sizes = (lambda edges: (1, 1)) if seed % 2 else real_sizes
+        monkeypatch.setattr(_fges_backward, "_initial_sizes", sizes)
+        for make in (lambda: FGES("bic", penalty_discount=2), lambda: FGES("bic"), FGES):
+            kernel, python = _both_backward_phases(
+                monkeypatch, lambda make=make, X=X: make().fit(X)
+            )
+            assert nx.utils.edges_equal(kernel.graph_.edges(), python.graph_.edges())
+            assert kernel.score_ == python.score_
+            assert kernel.n_deletes_ == python.n_deletes_
+            deletes += kernel.n_deletes_
+    assert deletes > 50  # the phases had work to do
+
+
+def test_boss_backward_search_is_the_same_in_the_kernel(monkeypatch):
+    from skbn.learners import BOSS
+
+    dag = make_erdos_renyi_dag(40, 100, random_state=3)
+    X, _ = make_problem(dag, n_samples=500, random_state=3)
+    kernel, python = _both_backward_phases(
+        monkeypatch, lambda: BOSS("bic", polish=True, random_state=0).fit(X)
+    )
+    assert nx.utils.edges_equal(kernel.graph_.edges(), python.graph_.edges())
+    assert kernel.score_ == python.score_
+
+
+def test_knowledge_and_discrete_scores_keep_the_python_backward_phase(monkeypatch):
+    from skbn.learners import _fges_backward
+
+    calls = []
+    real = _fges_backward.run_backward
+    monkeypatch.setattr("skbn.learners._fges.run_backward", lambda *a: calls.append(1) or real(*a))
+    X, _ = make_problem("sachs", n_samples=1000, random_state=0)
+    FGES().fit(X)
+    assert calls  # Gaussian, no knowledge: the kernel
+    calls.clear()
+    FGES(forbidden_edges=[(X.columns[0], X.columns[1])]).fit(X)
+    FGES().fit(load_network("asia").sample(1000, random_state=0))
+    assert not calls
