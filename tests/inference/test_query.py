@@ -305,9 +305,9 @@ def test_a_split_batch_gives_the_same_answers(monkeypatch):
 
 
 def test_a_tree_over_the_bound_is_used_only_when_cheaper(monkeypatch):
-    # one row: above its GiB bound the tree is taken only when the targets' own
-    # eliminations would form more than three times its cells and it fits in a third of
-    # memory; its answers are the oracle-checked ones
+    # one row: above its GiB bound the tree is taken only when the cost model rates it
+    # cheaper than the targets' own eliminations and it fits in a third of memory; its
+    # answers are the oracle-checked ones
     import skbn.inference._discrete as engine
 
     alarm = load_network("alarm")

@@ -105,3 +105,18 @@ def test_a_question_too_large_is_not_compiled():
     assert compiled_query(network, ["y"], {}) is None
     expected = 0.5 * (1 - 2.0**-17) + 0.1 * 2.0**-17
     assert query(network, "y")["0"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_one_cases_tree_slices_the_evidence_and_still_refuses_the_impossible():
+    # several targets of one case: a clique tree over the unobserved nodes only; an
+    # observed target's posterior is its state, and impossible evidence is refused
+    asia = load_network("asia")
+    evidence = {"smoke": "yes", "xray": "no"}
+    both = query(asia, ["smoke", "lung", "dysp"], evidence)
+    assert both["smoke"].tolist() == [1.0, 0.0]
+    for v in ["lung", "dysp"]:
+        np.testing.assert_allclose(
+            both[v].to_numpy(), query(asia, v, evidence).to_numpy(), atol=1e-14
+        )
+    with pytest.raises(ValueError, match="probability 0"):
+        query(asia, ["lung", "tub", "dysp"], {"either": "no", "tub": "yes"})
