@@ -588,7 +588,8 @@ def report(_args) -> None:
         "(`--skbn-only`, no JVM beside them) and the peers' after it, nothing else running; "
         "skbn's rows of the score-guided members the same way on the same day (a run "
         "minutes after a CI job ended gave 14.1x to 30.9x at p = 100 where the one kept "
-        "gives 19.2x to 32.8x: single timed runs vary by about 15%); the FCIT-at-scale rows "
+        "gives 19.2x to 32.8x: single timed runs vary by about 15%), and GFCI's again later "
+        "that day after FGES's backward phase moved into a kernel; the FCIT-at-scale rows "
         "on the same day, with another benchmark on the second core; the other rows "
         "(Tetrad's score-guided members among them) are earlier runs of one process per "
         "grid.",
