@@ -961,20 +961,26 @@ def operator_seeds(graph, x, y, nodes, seeds, mark, ctl):
     What ``rebuild`` needs after an operator on the edge x - y that also changes the edges
     to ``nodes`` (Insert's T, Delete's H); returns the number written.
     """
-    nbr, knd, deg = graph
     seeds[0], seeds[1] = x, y
     n_seeds = 2
     for a in range(nodes.shape[0]):
         seeds[n_seeds] = nodes[a]
         n_seeds += 1
+    return _append_common(graph, x, y, seeds, n_seeds, mark, ctl)
+
+
+@njit(cache=True)
+def _append_common(graph, x, y, out, m, mark, ctl):
+    """Write the nodes adjacent to both x and y at ``out[m:]``; the new length."""
+    nbr, knd, deg = graph
     s_x = _stamp(ctl, mark)
     for k in range(deg[x]):
         mark[nbr[x, k]] = s_x
     for k in range(deg[y]):
         if mark[nbr[y, k]] == s_x:
-            seeds[n_seeds] = nbr[y, k]
-            n_seeds += 1
-    return n_seeds
+            out[m] = nbr[y, k]
+            m += 1
+    return m
 
 
 @njit(cache=True)
@@ -1114,17 +1120,9 @@ def forward(effects, search):
             ctl[C_INSERTS] += 1
             n_changed = rebuild(seeds, n_seeds, graph, know, mark, ctl, work)
             # process: the changed nodes, x, y and the nodes now adjacent to both
-            m = n_changed
-            process[m] = x
-            process[m + 1] = y
-            m += 2
-            s_x = _stamp(ctl, mark)
-            for k in range(deg[x]):
-                mark[nbr[x, k]] = s_x
-            for k in range(deg[y]):
-                if mark[nbr[y, k]] == s_x:
-                    process[m] = nbr[y, k]
-                    m += 1
+            process[n_changed] = x
+            process[n_changed + 1] = y
+            m = _append_common(graph, x, y, process, n_changed + 2, mark, ctl)
             process[:m].sort()
             w = 0
             for a in range(m):

@@ -83,17 +83,9 @@ def intervene(network, interventions: Mapping):
         sd = np.array(network.noise_std)
         b = np.array(network.intercepts)
         for v, value in names.items():
-            try:
-                value = float(value)
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"do({v} = {value!r}) needs a number on a Gaussian node."
-                ) from None
-            if not np.isfinite(value):
-                raise ValueError(f"do({v} = {value!r}) needs a finite number.")
             j = index[v]
             W[:, [j]] = 0.0
-            sd[j], b[j] = 0.0, value
+            sd[j], b[j] = 0.0, _number(v, value)
         return LinearGaussianNetwork(sparse.csc_array(W), sd, network.nodes, intercepts=b)
     if isinstance(network, ConditionalGaussianNetwork):
         return _intervene_conditional_gaussian(network, names)

@@ -49,21 +49,12 @@ class _Plan(NamedTuple):
     shape: tuple  # the targets' arities
 
 
-def _ancestors(network, nodes) -> set:
-    seen: set = set()
-    stack = list(nodes)
-    while stack:
-        v = stack.pop()
-        if v not in seen:
-            seen.add(v)
-            stack.extend(network.parents[v])
-    return seen
-
-
 def _compile(network, keep: tuple, observed: tuple) -> _Plan | None:
     if set(keep) & set(observed):
         return None  # an observed target: the general route's answer (an indicator)
-    relevant = _ancestors(network, keep + observed)
+    from skbn.inference._discrete import _ancestral_set  # (that module imports this one)
+
+    relevant = set(_ancestral_set(network, keep + observed))
     free = [v for v in network.nodes if v in relevant and v not in observed]
     if len(free) > len(_LETTERS):
         return None
