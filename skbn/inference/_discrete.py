@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from skbn.data._schema import encode_column, unseen_values_error
-from skbn.inference._elimination import elimination_order, sum_out
+from skbn.inference._elimination import _ancestral_set, elimination_order, sum_out
 from skbn.inference._junction import all_marginals, tree_cells
 from skbn.inference._single import compiled_query
 from skbn.network._discrete import DiscreteBayesianNetwork
@@ -164,18 +164,6 @@ def network_factors(network, nodes: list[str], lam: dict, fixed: dict | None = N
 def _state_index(node: str, states: tuple) -> pd.Index:
     """The labelled index of a node's states (pandas indexes are immutable, so shared)."""
     return pd.Index(list(states), name=node)
-
-
-def _ancestral_set(network, nodes) -> list[str]:
-    seen: set[str] = set()
-    stack = list(nodes)
-    while stack:
-        v = stack.pop()
-        if v in seen:
-            continue
-        seen.add(v)
-        stack.extend(network.parents[v])
-    return [v for v in network.nodes if v in seen]
 
 
 #: Bytes an elimination over a batch of rows may hold at once; a larger batch is split, and

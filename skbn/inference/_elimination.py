@@ -227,3 +227,15 @@ def sum_out(factors, order, keep) -> tuple[np.ndarray, np.ndarray]:
         factors.append((scope, _scaled(_product(group, scope, n, log_scale), n, log_scale)))
     values = _product(factors, tuple(keep), n, log_scale)
     return np.broadcast_to(values, (n, *values.shape[1:])), log_scale
+
+
+def _ancestral_set(network, nodes) -> list[str]:
+    seen: set[str] = set()
+    stack = list(nodes)
+    while stack:
+        v = stack.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        stack.extend(network.parents[v])
+    return [v for v in network.nodes if v in seen]

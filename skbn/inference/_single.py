@@ -24,6 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from skbn.inference._elimination import _ancestral_set
+
 #: Largest number of joint states of a question's unobserved relevant nodes for which a
 #: plan is compiled: every intermediate of the contraction is at most this large.
 MAX_CELLS = 1 << 16
@@ -52,8 +54,6 @@ class _Plan(NamedTuple):
 def _compile(network, keep: tuple, observed: tuple) -> _Plan | None:
     if set(keep) & set(observed):
         return None  # an observed target: the general route's answer (an indicator)
-    from skbn.inference._discrete import _ancestral_set  # (that module imports this one)
-
     relevant = set(_ancestral_set(network, keep + observed))
     free = [v for v in network.nodes if v in relevant and v not in observed]
     if len(free) > len(_LETTERS):
