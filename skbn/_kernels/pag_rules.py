@@ -324,3 +324,95 @@ def unshielded_triples(adjacent):
                     out_c[k] = c
                     k += 1
     return out_a, out_b, out_c
+
+
+@njit(cache=True)
+def _discriminating_start(M, adjacent, indptr, indices, abg, max_length, work, path):
+    """The first node ``theta`` of a discriminating path ``<theta, ..., alpha, beta, gamma>``.
+
+    ``abg`` holds ``(alpha, beta, gamma)``. Breadth first from ``alpha`` backwards along
+    arrowheads, so the path found is a shortest one. Returns ``theta`` (or -1) and writes
+    the nodes between ``theta`` and ``beta``, in path order (``alpha`` last), to ``path``,
+    returning their number too. ``work`` (int64, shape (4, p), row 0 all zero) is scratch:
+    seen flags, the next node towards ``beta``, and the queue of nodes and path lengths.
+    """
+    alpha, beta, gamma = abg[0], abg[1], abg[2]
+    seen, towards, queue, lengths = work[0], work[1], work[2], work[3]
+    seen[alpha] = seen[beta] = seen[gamma] = 1
+    towards[alpha] = -1
+    queue[0], lengths[0] = alpha, 3
+    head, tail = 0, 1
+    theta, n = -1, 0
+    while head < tail and theta < 0:
+        e, length = queue[head], lengths[head]
+        head += 1
+        for k in range(indptr[e], indptr[e + 1]):
+            f = indices[k]
+            if seen[f] or M[f, e] != ARROW:  # e must be a collider: an arrow at e
+                continue
+            if max_length >= 0 and length + 1 > max_length:
+                continue
+            if not adjacent[f, gamma]:
+                theta = f
+                while e >= 0:
+                    path[n] = e
+                    n += 1
+                    e = towards[e]
+                break
+            # f extends the path when it is a collider on it and a parent of gamma; only
+            # a node put on the queue is closed (another e may reach it)
+            if _directed(M, f, gamma) and M[e, f] == ARROW:
+                seen[f] = 1
+                towards[f] = e
+                queue[tail], lengths[tail] = f, length + 1
+                tail += 1
+    for i in range(tail):
+        seen[queue[i]] = 0
+    seen[beta] = seen[gamma] = 0
+    return theta, n
+
+
+@njit(cache=True)
+def rule4_next(M, adjacent, indptr, indices, cursor, max_length, work, path):
+    """The next open triple of R4, from ``cursor`` on, and its discriminating path's start.
+
+    R4 visits ``beta`` in increasing order, each neighbour ``gamma`` with a circle at
+    ``beta``, then each common neighbour ``alpha`` with ``alpha <-* beta`` (an arrow at
+    ``alpha``) and ``alpha --> gamma``, while the circle at ``beta`` stays. ``cursor``
+    (int64, 3) holds the CSR positions ``(beta, gamma's, alpha's)``, -1 for a fresh start;
+    on a find it is left at the triple (the caller steps ``cursor[2]`` past it after
+    deciding) and ``(theta, n)`` is returned with the path in ``path[:n]``
+    (see :func:`_discriminating_start`); ``(-1, 0)`` when no triple is left.
+    """
+    p = M.shape[0]
+    abg = np.empty(3, dtype=np.int64)
+    beta, kg, ka = cursor[0], cursor[1], cursor[2]
+    while beta < p:
+        if kg < indptr[beta]:
+            kg = indptr[beta]
+        while kg < indptr[beta + 1]:
+            gamma = indices[kg]
+            if M[gamma, beta] == CIRCLE:
+                if ka < indptr[beta]:
+                    ka = indptr[beta]
+                while ka < indptr[beta + 1]:
+                    if M[gamma, beta] != CIRCLE:
+                        break
+                    alpha = indices[ka]
+                    into_alpha = M[beta, alpha] == ARROW
+                    if adjacent[alpha, gamma] and into_alpha and _directed(M, alpha, gamma):
+                        abg[0], abg[1], abg[2] = alpha, beta, gamma
+                        theta, n = _discriminating_start(
+                            M, adjacent, indptr, indices, abg, max_length, work, path
+                        )
+                        if theta >= 0:
+                            cursor[0], cursor[1], cursor[2] = beta, kg, ka
+                            return theta, n
+                    ka += 1
+            kg += 1
+            ka = -1
+        beta += 1
+        kg = -1
+        ka = -1
+    cursor[0], cursor[1], cursor[2] = p, -1, -1
+    return -1, 0

@@ -314,14 +314,15 @@ def dag_to_pag(dag, latents=()) -> nx.DiGraph:
     return from_endpoint_matrix(_pag_of_mag(_mag_of(D, observed)), names, kind="pag")
 
 
-def _is_ancestral(M: np.ndarray) -> bool:
+def _is_ancestral(M: np.ndarray, csr=None) -> bool:
     """Whether an endpoint matrix is a MAG without selection variables.
 
     No circle, no undirected edge, and no arrowhead at an ancestor: ``b *-> a`` with ``a``
-    an ancestor of ``b`` (a directed or an almost directed cycle).
+    an ancestor of ``b`` (a directed or an almost directed cycle). ``csr`` is the
+    adjacency's CSR where the caller has it.
     """
     M = np.ascontiguousarray(M, dtype=np.int8)
-    return bool(_kernels.is_ancestral(M, *_csr(M != 0)))
+    return bool(_kernels.is_ancestral(M, *(_csr(M != 0) if csr is None else csr)))
 
 
 def is_ancestral(graph) -> bool:
@@ -352,43 +353,16 @@ def is_ancestral(graph) -> bool:
     return _is_ancestral(M)
 
 
-def _orient_circle_component(M: np.ndarray, first: int | None = None) -> None:
-    """Orient the ``o-o`` edges as a DAG with no unshielded collider, in place.
+def _pag_to_mag(P: np.ndarray, first: int | None = None, csr=None) -> np.ndarray:
+    """Zhang's MAG of an endpoint matrix (a copy); ``csr`` its adjacency where known.
 
-    Maximum cardinality search over the circle component (chordal in a PAG); each edge
-    points from the node visited first to the node visited later. ``first`` starts the
-    search where it is in the component (so that its edges point away from it).
+    Every ``a o-> b`` becomes ``a --> b``; the ``o-o`` edges point from the node a maximum
+    cardinality search over their component visits first to the later one (``first``
+    starts the search where it is in the component).
     """
-    circle = (M == CIRCLE) & (M.T == CIRCLE)
-    p = M.shape[0]
-    rank = np.full(p, -1)
-    weight = np.zeros(p, dtype=np.int64)
-    nodes = np.flatnonzero(circle.any(axis=1))
-    step = 0
-    remaining = set(nodes.tolist())
-    while remaining:
-        if first is not None and first in remaining and step == 0:
-            v = first
-        else:
-            v = max(remaining, key=lambda n: (weight[n], -n))
-        remaining.discard(v)
-        rank[v] = step
-        step += 1
-        for w in np.flatnonzero(circle[v]).tolist():
-            if w in remaining:
-                weight[w] += 1
-    rows, cols = np.nonzero(circle)
-    for i, j in zip(rows.tolist(), cols.tolist()):
-        if rank[i] < rank[j]:
-            M[i, j] = ARROW
-            M[j, i] = TAIL
-
-
-def _pag_to_mag(P: np.ndarray, first: int | None = None) -> np.ndarray:
-    M = P.copy()
-    # a o-> b becomes a -> b; a --o b (selection only) becomes a --- b
-    M[(P == CIRCLE) & (P.T != CIRCLE)] = TAIL
-    _orient_circle_component(M, first)
+    M = np.array(P, dtype=np.int8, order="C")
+    indptr, indices = _csr(M != 0) if csr is None else csr
+    _kernels.pag_to_mag(M, indptr, indices, -1 if first is None else int(first))
     return M
 
 
@@ -439,10 +413,10 @@ def pag_to_mag(pag) -> nx.DiGraph:
     return from_endpoint_matrix(M, nodes, kind="mag")
 
 
-def _is_maximal(M: np.ndarray) -> bool:
+def _is_maximal(M: np.ndarray, csr=None) -> bool:
     """Whether no inducing path joins two non-adjacent nodes of an ancestral graph."""
     M = np.ascontiguousarray(M, dtype=np.int8)
-    return bool(_kernels.is_maximal(M, *_csr(M != 0)))
+    return bool(_kernels.is_maximal(M, *(_csr(M != 0) if csr is None else csr)))
 
 
 def is_legal_pag(graph) -> bool:

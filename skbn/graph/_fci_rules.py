@@ -15,13 +15,12 @@ sets, :func:`~skbn.graph.mag_to_pag` asks the MAG.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 
 import numpy as np
 
-from skbn._kernels.pag_rules import rule1, rule2, rule3, rule8, rule9, rule10
-from skbn.graph._pag import ARROW, CIRCLE, TAIL
+from skbn._kernels.pag_rules import rule1, rule2, rule3, rule4_next, rule8, rule9, rule10
+from skbn.graph._pag import ARROW, TAIL
 
 __all__ = ["orient_unshielded_colliders", "apply_rules"]
 
@@ -55,71 +54,34 @@ def orient_unshielded_colliders(M: np.ndarray, collider: Callable[[int, int, int
                     M[c, b] = ARROW
 
 
-def _directed(M, u, v) -> bool:
-    """``u -> v``."""
-    return M[u, v] == ARROW and M[v, u] == TAIL
+def _rule4(M, adjacent, csr, collider: ColliderOracle, max_length: int) -> bool:
+    """R4: each open triple at the end of a discriminating path, as ``collider`` decides.
 
-
-def _discriminating_start(M, adjacent, nbrs, alpha, beta, gamma, max_length) -> tuple[int, tuple]:
-    """The first node of a discriminating path ``<theta, ..., alpha, beta, gamma>``.
-
-    Returns ``(theta, path)``, ``path`` the nodes between ``theta`` and ``beta`` in path order,
-    or ``(-1, ())``. Breadth first, so the path found is a shortest one.
+    The kernel finds the triples in order and the path of each; the decision, which may
+    run tests, is the caller's, and the kernel resumes after it with the marks it set.
     """
-    # every node between theta and beta is a collider on the path and a parent of gamma
-    seen = {alpha, beta, gamma}
-    towards_beta = {alpha: -1}  # the next node on the path towards beta
-    queue = deque([(alpha, 3)])  # (node, edges in the path from it to gamma)
-    while queue:
-        e, length = queue.popleft()
-        for f in nbrs[e].tolist():
-            if f in seen or M[f, e] != ARROW:  # e must be a collider: an arrow at e
-                continue
-            if max_length >= 0 and length + 1 > max_length:
-                continue
-            if not adjacent[f, gamma]:
-                path = []
-                while e >= 0:
-                    path.append(e)
-                    e = towards_beta[e]
-                return f, tuple(path)
-            # f extends the path when it is a collider on it (an arrow at f from e) and a
-            # parent of gamma; it may be reached again from another e, so only a node put
-            # on the queue is closed
-            if _directed(M, f, gamma) and M[e, f] == ARROW:
-                seen.add(f)
-                towards_beta[f] = e
-                queue.append((f, length + 1))
-    return -1, ()
-
-
-def _rule4(M, adjacent, nbrs, collider: ColliderOracle, max_length: int) -> bool:
+    indptr, indices = csr
+    p = M.shape[0]
+    cursor = np.array([0, -1, -1], dtype=np.int64)
+    work = np.zeros((4, p), dtype=np.int64)
+    path = np.empty(p, dtype=np.int64)
     changed = False
-    for beta, nb in enumerate(nbrs):
-        for gamma in nb.tolist():
-            if M[gamma, beta] != CIRCLE:
-                continue
-            for alpha in np.intersect1d(nb, nbrs[gamma], assume_unique=True).tolist():
-                if M[gamma, beta] != CIRCLE:
-                    break
-                if M[beta, alpha] != ARROW or not _directed(M, alpha, gamma):
-                    continue
-                theta, path = _discriminating_start(
-                    M, adjacent, nbrs, alpha, beta, gamma, max_length
-                )
-                if theta < 0:
-                    continue
-                decided = collider(theta, alpha, beta, gamma, path)
-                if decided is None:
-                    continue
-                if decided:
-                    M[alpha, beta] = M[beta, alpha] = ARROW
-                    M[gamma, beta] = M[beta, gamma] = ARROW
-                else:
-                    M[gamma, beta] = TAIL
-                    M[beta, gamma] = ARROW
-                changed = True
-    return changed
+    while True:
+        theta, n = rule4_next(M, adjacent, indptr, indices, cursor, max_length, work, path)
+        if theta < 0:
+            return changed
+        beta, gamma, alpha = int(cursor[0]), int(indices[cursor[1]]), int(indices[cursor[2]])
+        cursor[2] += 1
+        decided = collider(int(theta), alpha, beta, gamma, tuple(path[:n].tolist()))
+        if decided is None:
+            continue
+        if decided:
+            M[alpha, beta] = M[beta, alpha] = ARROW
+            M[gamma, beta] = M[beta, gamma] = ARROW
+        else:
+            M[gamma, beta] = TAIL
+            M[beta, gamma] = ARROW
+        changed = True
 
 
 def _csr(adjacent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -135,6 +97,8 @@ def apply_rules(
     *,
     complete: bool = True,
     max_path_length: int = -1,
+    adjacent: np.ndarray | None = None,
+    csr: tuple | None = None,
 ) -> np.ndarray:
     """Apply R1-R4 (and R8-R10 when ``complete``) until none changes a mark.
 
@@ -148,20 +112,24 @@ def apply_rules(
         Also apply R8-R10 (Zhang's arrow- and tail-complete rules).
     max_path_length : int, default=-1
         Longest discriminating path R4 looks for, in edges; -1 for no bound.
+    adjacent, csr : ndarray of bool and (indptr, indices), optional
+        ``M != 0`` and its CSR, where the caller keeps them (the rules change marks, not
+        adjacencies).
 
     Returns
     -------
     ndarray
         ``M``.
     """
-    adjacent = M != 0
-    nbrs = _neighbours(M)
-    csr = _csr(adjacent)
+    if adjacent is None:
+        adjacent = M != 0
+    if csr is None:
+        csr = _csr(adjacent)
     while True:
         changed = rule1(M, adjacent, *csr)
         changed |= rule2(M, adjacent, *csr)
         changed |= rule3(M, adjacent, *csr)
-        changed |= _rule4(M, adjacent, nbrs, collider, max_path_length)
+        changed |= _rule4(M, adjacent, csr, collider, max_path_length)
         if changed:
             continue
         if complete:

@@ -27,13 +27,9 @@ from contextlib import contextmanager
 import numpy as np
 from scipy import sparse
 
-from skbn.graph._ancestral import (
-    _dag_endpoints,
-    _is_ancestral,
-    _is_maximal,
-    _pag_of_mag,
-    _pag_to_mag,
-)
+import skbn._kernels.ancestral as _ancestral
+from skbn._kernels.fcit import sepset_colliders
+from skbn.graph._ancestral import _dag_endpoints, _pag_of_mag
 from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._fci_rules import apply_rules
 from skbn.graph._pag import ARROW, CIRCLE, TAIL
@@ -59,8 +55,25 @@ def _recursion_room(depth: int):
         sys.setrecursionlimit(old)
 
 
+class _Sepsets(dict):
+    """The separating sets by pair, counting its changes (so arrays made of it are kept)."""
+
+    version = 0
+
+    def __setitem__(self, key, value) -> None:
+        self.version += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key) -> None:
+        self.version += 1
+        super().__delitem__(key)
+
+
 class FcitSearch:
     """The removal and re-orientation stages on one data set's bound test.
+
+    The skeleton is kept as a dense adjacency and its CSR, changed one edge at a time, so
+    that rebuilding the PAG after a removal costs time in the edges, not in ``p`` squared.
 
     Parameters
     ----------
@@ -73,20 +86,47 @@ class FcitSearch:
         Longest discriminating path of the rules; -1 for no bound.
     forbidden, required : ndarray of bool, shape (p, p)
         Background knowledge: ``forbidden[u, v]`` says ``u`` does not cause ``v``.
+    M : ndarray of int8, shape (p, p)
+        The starting PAG, whose skeleton the search then keeps.
     """
 
-    def __init__(self, bound, alpha, depth, max_path_length, forbidden, required) -> None:
+    def __init__(self, bound, alpha, depth, max_path_length, forbidden, required, M) -> None:
         self.bound = bound
         self.alpha = alpha
         self.depth = depth
         self.max_path_length = max_path_length
         self.forbidden = forbidden
         self.required = required
-        self.sepsets: dict = {}
-        self._csr = None  # the adjacency's CSR while orient() applies the rules
+        self._knowledge = bool(forbidden.any() or required.any())
+        self.sepsets: dict = _Sepsets()
+        self._sep_arrays = (-1, None)  # (version, arrays) of the separating sets
         self._results: dict = {}
         self.n_tests = 0
         self.n_rejected = 0
+        self.adjacent = M != 0
+        self._set_skeleton(adjacency_csr(M))
+        self._scratch = np.zeros_like(M)  # Zhang's MAG of the PAG, made for legal()
+
+    # -- the skeleton ------------------------------------------------------------------
+    def _set_skeleton(self, csr) -> None:
+        self.csr = csr
+        indptr = csr[0]
+        self.rows = np.repeat(np.arange(indptr.shape[0] - 1, dtype=np.int64), np.diff(indptr))
+
+    def _remove(self, M, x: int, y: int) -> None:
+        """Take the edge ``x - y`` out of ``M`` and of the kept skeleton."""
+        indptr, indices = self.csr
+        at = [
+            indptr[u] + int(np.searchsorted(indices[indptr[u] : indptr[u + 1]], v))
+            for u, v in ((x, y), (y, x))
+        ]
+        shift = np.zeros(indptr.shape[0], dtype=np.int64)
+        shift[x + 1] += 1
+        shift[y + 1] += 1
+        self._set_skeleton((indptr - np.cumsum(shift), np.delete(indices, at)))
+        M[x, y] = M[y, x] = 0
+        self.adjacent[x, y] = self.adjacent[y, x] = False
+        self._scratch[x, y] = self._scratch[y, x] = 0
 
     # -- tests -------------------------------------------------------------------------
     def independent(self, x: int, y: int, cond) -> bool:
@@ -146,7 +186,7 @@ class FcitSearch:
         key = frozenset((theta, gamma))
         blocking = self.sepsets.get(key)
         if blocking is None:
-            pag = PagView(M, self._csr)
+            pag = PagView(M, self.csr)
             blocking = self._recursive_sepset(pag, theta, gamma)
             if blocking is None:
                 blocking = self._adjacency_sepset(pag, theta, gamma, set(path))
@@ -169,49 +209,66 @@ class FcitSearch:
 
     def orient(self, M: np.ndarray, initial: list) -> None:
         """Rebuild every mark of ``M`` (in place) from its skeleton."""
-        adj = M != 0
-        M[adj] = CIRCLE
-        for u, v in zip(*np.nonzero(adj & self.forbidden & ~self.forbidden.T)):
-            M[v, u] = ARROW
-        for u, v in zip(*np.nonzero(adj & self.required)):
-            M[u, v], M[v, u] = ARROW, TAIL
+        adj, rows, cols = self.adjacent, self.rows, self.csr[1]
+        M[rows, cols] = CIRCLE
+        if self._knowledge:
+            forbidden = self.forbidden[rows, cols] & ~self.forbidden[cols, rows]
+            M[cols[forbidden], rows[forbidden]] = ARROW
+            required = self.required[rows, cols]
+            for u, v in zip(rows[required].tolist(), cols[required].tolist()):
+                M[u, v], M[v, u] = ARROW, TAIL
         for x, b, y in initial:
             if adj[x, b] and adj[b, y] and not adj[x, y]:
                 if self._arrowhead_allowed(M, x, b) and self._arrowhead_allowed(M, y, b):
                     M[x, b] = M[y, b] = ARROW
-        for pair, sepset in self.sepsets.items():
-            x, y = sorted(pair)
-            if adj[x, y]:
-                continue
-            for v in np.flatnonzero(adj[x] & adj[y]).tolist():
-                if v not in sepset and not (M[x, v] == ARROW and M[y, v] == ARROW):
-                    M[x, v] = M[y, v] = ARROW
-        # the rules change marks, not adjacencies: one CSR serves every collider query
-        self._csr = adjacency_csr(M)
+        sepset_colliders(M, adj, *self.csr, *self._sepset_arrays())
         apply_rules(
             M,
             lambda *args: self._collider(M, *args),
             max_path_length=self.max_path_length,
+            adjacent=adj,
+            csr=self.csr,
         )
 
-    @staticmethod
-    def legal(M: np.ndarray) -> bool:
+    def _sepset_arrays(self) -> tuple:
+        """The pairs, and their sets as CSR, for :func:`sepset_colliders`."""
+        version, arrays = self._sep_arrays
+        if version != self.sepsets.version:
+            pairs = np.array([sorted(pair) for pair in self.sepsets], dtype=np.int64)
+            sizes = [len(sepset) for sepset in self.sepsets.values()]
+            ptr = np.zeros(len(sizes) + 1, dtype=np.int64)
+            np.cumsum(sizes, out=ptr[1:])
+            nodes = np.fromiter(
+                (v for sepset in self.sepsets.values() for v in sepset), np.int64, ptr[-1]
+            )
+            arrays = (pairs.reshape(-1, 2), ptr, nodes)
+            self._sep_arrays = (self.sepsets.version, arrays)
+        return arrays
+
+    def legal(self, M: np.ndarray) -> bool:
         """Whether Zhang's MAG of the PAG is ancestral and maximal."""
-        mag = _pag_to_mag(M)
-        return _is_ancestral(mag) and _is_maximal(mag)
+        mag, rows, cols = self._scratch, self.rows, self.csr[1]
+        mag[rows, cols] = M[rows, cols]  # off the skeleton it is zero already
+        _ancestral.pag_to_mag(mag, *self.csr, -1)
+        return bool(
+            _ancestral.is_ancestral(mag, *self.csr) and _ancestral.is_maximal(mag, *self.csr)
+        )
 
     # -- the stages --------------------------------------------------------------------
     def _try_removing(self, M, initial, x, y, cond) -> bool:
-        saved = M.copy()
+        skeleton, cells = (self.csr, self.rows), (self.rows, self.csr[1])
+        saved = M[cells]  # the marks of every edge: orient() changes no other cell
         key = frozenset((x, y))
         before = self.sepsets.get(key)
-        M[x, y] = M[y, x] = 0
+        self._remove(M, x, y)
         self.sepsets[key] = set(cond)
         self.orient(M, initial)
         if self.legal(M):
             return True
         self.n_rejected += 1
-        M[...] = saved
+        self._set_skeleton(skeleton[0])
+        self.adjacent[x, y] = self.adjacent[y, x] = True
+        M[cells] = saved
         if before is None:
             del self.sepsets[key]
         else:
@@ -220,7 +277,7 @@ class FcitSearch:
 
     def remove_by_blocking(self, M: np.ndarray, initial: list) -> int:
         """Step 2; returns the number of edges removed."""
-        pag = PagView(M)
+        pag = PagView(M, self.csr)
         by_edge: dict = {}
         for path in discriminating_paths(pag, check_ends=False):
             by_edge.setdefault(frozenset((path[0], path[3])), []).append(path)
@@ -249,7 +306,7 @@ class FcitSearch:
                 if not self._within_depth(cond) or not self.independent(x, y, cond):
                     continue
                 kept = self._try_removing(M, initial, x, y, cond)
-                pag.refresh()
+                pag.refresh(self.csr)
                 if not kept:
                     return False
                 return True
@@ -257,7 +314,7 @@ class FcitSearch:
 
     def remove_by_adjacencies(self, M: np.ndarray, initial: list) -> int:
         """Step 3; returns the number of edges removed."""
-        pag = PagView(M)
+        pag = PagView(M, self.csr)
         removed = 0
         for x, y in pag.edges():
             if self.required[x, y] or self.required[y, x]:
@@ -273,7 +330,7 @@ class FcitSearch:
                     None,
                 )
                 if cond is not None:
-                    M[x, y] = M[y, x] = 0
+                    self._remove(M, x, y)
                     self.sepsets[frozenset((x, y))] = cond
                     pag.nbrs[x].remove(y)
                     pag.nbrs[y].remove(x)
@@ -320,7 +377,7 @@ def run_fcit(cpdag, bound, *, alpha, depth, max_path_length, forbidden, required
         cpdag = cpdag.toarray()
     cpdag = np.asarray(cpdag).astype(bool)
     M, initial, from_dag = initial_pag(cpdag)
-    search = FcitSearch(bound, alpha, depth, max_path_length, forbidden, required)
+    search = FcitSearch(bound, alpha, depth, max_path_length, forbidden, required, M)
     with _recursion_room(4 * M.shape[0] + 1000):
         if forbidden.any() or required.any() or not from_dag:
             search.orient(M, initial)

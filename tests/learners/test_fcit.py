@@ -260,3 +260,22 @@ def test_mixed_data_with_hidden_nodes():
             graph = est.fit(problem.X).graph_
             out.append(mark_precision_recall_f1(problem.pag, graph, "arrow")[0])
     assert np.mean(fcit) >= 0.75 and np.mean(fcit) > np.mean(fci), (fcit, fci)
+
+
+def test_the_search_keeps_its_skeleton_in_step_with_the_pag():
+    """Removing and restoring edges one at a time leaves the CSR the matrix's own."""
+    from skbn.learners._fcit_paths import adjacency_csr
+    from skbn.learners._fcit_stages import FcitSearch
+
+    dag = make_erdos_renyi_dag(30, 60, random_state=3)
+    M = _dag_endpoints(to_adjacency(dag, list(dag)))
+    none = np.zeros(M.shape, dtype=bool)
+    search = FcitSearch(None, 0.05, -1, -1, none, none, M)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        x, y = map(int, rng.choice(np.argwhere(np.triu(M != 0))))
+        search._remove(M, x, y)
+        indptr, indices = adjacency_csr(M)
+        assert np.array_equal(search.csr[0], indptr) and np.array_equal(search.csr[1], indices)
+        assert np.array_equal(search.adjacent, M != 0)
+        assert np.array_equal(M[search.rows, search.csr[1]] != 0, np.ones(len(indices), bool))
