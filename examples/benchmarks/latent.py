@@ -489,7 +489,7 @@ def _rebuild_is_legal(X, alpha) -> bool:
     data = check_data(X)
     p = M.shape[0]
     none = np.zeros((p, p), dtype=bool)
-    search = FcitSearch(est._resolved_test(data).bind(data), alpha, -1, -1, none, none)
+    search = FcitSearch(est._resolved_test(data).bind(data), alpha, -1, -1, none, none, M)
     search.orient(M, initial)
     return search.legal(M)
 

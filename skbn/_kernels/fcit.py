@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from numba import njit
 
+CIRCLE = 1
 ARROW = 2
+TAIL = 3
 
 
 @njit(cache=True)
@@ -36,3 +38,30 @@ def sepset_colliders(M, adjacent, indptr, indices, pairs, sep_ptr, sep_nodes):
             if not inside:
                 M[x, v] = ARROW
                 M[y, v] = ARROW
+
+
+@njit(cache=True)
+def _arrowhead_allowed(M, forbidden, x, y):
+    """An arrowhead at ``y`` on ``x - y`` (Tetrad's ``isArrowheadAllowed``)."""
+    if M[x, y] == ARROW:
+        return True
+    if M[x, y] == TAIL:
+        return False
+    if M[y, x] == TAIL and forbidden[x, y]:
+        return False
+    return M[x, y] == CIRCLE
+
+
+@njit(cache=True)
+def initial_colliders(M, adjacent, triples, forbidden):
+    """``x *-> b <-* y`` for each triple of ``triples`` still unshielded, in order.
+
+    A triple is skipped where an arrowhead is not allowed at ``b`` (see
+    :func:`_arrowhead_allowed`).
+    """
+    for i in range(triples.shape[0]):
+        x, b, y = triples[i, 0], triples[i, 1], triples[i, 2]
+        if adjacent[x, b] and adjacent[b, y] and not adjacent[x, y]:
+            if _arrowhead_allowed(M, forbidden, x, b) and _arrowhead_allowed(M, forbidden, y, b):
+                M[x, b] = ARROW
+                M[y, b] = ARROW

@@ -26,16 +26,28 @@ def _potentially_directed(M, u, v):
 
 
 @njit(cache=True)
-def _pd_reachable(M, indptr, indices, prev, start, target):
+def path_work(p):
+    """Scratch for :func:`uncovered_pd_path`, made once per rule and reused by each search.
+
+    Rows: seen and on-path stamps (with their counters in the last column), the stack,
+    and the path's frames (previous node, node, position in its neighbours).
+    """
+    return np.zeros((6, p + 1), dtype=np.int64)
+
+
+@njit(cache=True)
+def _pd_reachable(M, indptr, indices, prev, start, target, work):
     """Whether any potentially directed path leads from ``start`` to ``target``.
 
-    Covered or not, and not through ``prev``: a linear-time necessary condition.
+    Covered or not, and not through ``prev``: a linear-time necessary condition. A node is
+    seen when its stamp in ``work[0]`` is this search's (so nothing is cleared per search).
     """
     p = M.shape[0]
-    seen = np.zeros(p, dtype=np.bool_)
-    seen[prev] = True
-    seen[start] = True
-    stack = np.empty(p, dtype=np.int64)
+    seen, stack = work[0], work[1]
+    seen[p] += 1
+    epoch = seen[p]
+    seen[prev] = epoch
+    seen[start] = epoch
     stack[0] = start
     top = 1
     while top > 0:
@@ -43,34 +55,33 @@ def _pd_reachable(M, indptr, indices, prev, start, target):
         u = stack[top]
         for k in range(indptr[u], indptr[u + 1]):
             v = indices[k]
-            if seen[v] or not _potentially_directed(M, u, v):
+            if seen[v] == epoch or not _potentially_directed(M, u, v):
                 continue
             if v == target:
                 return True
-            seen[v] = True
+            seen[v] = epoch
             stack[top] = v
             top += 1
     return False
 
 
 @njit(cache=True)
-def uncovered_pd_path(M, adjacent, indptr, indices, prev, start, target):
+def uncovered_pd_path(M, adjacent, indptr, indices, prev, start, target, work):
     """Whether an uncovered potentially directed path ``prev, start, ..., target`` exists.
 
     ``prev - start`` is known to be potentially directed; the path is simple. Depth first
-    over simple paths, after the reachability check.
+    over simple paths, after the reachability check. ``work`` is :func:`path_work`'s.
     """
     if start == target:
         return True
-    if not _pd_reachable(M, indptr, indices, prev, start, target):
+    if not _pd_reachable(M, indptr, indices, prev, start, target, work):
         return False
     p = M.shape[0]
-    on_path = np.zeros(p, dtype=np.bool_)
-    on_path[prev] = True
-    on_path[start] = True
-    before = np.empty(p + 1, dtype=np.int64)
-    node = np.empty(p + 1, dtype=np.int64)
-    position = np.empty(p + 1, dtype=np.int64)
+    on_path, before, node, position = work[2], work[3], work[4], work[5]
+    on_path[p] += 1
+    epoch = on_path[p]
+    on_path[prev] = epoch
+    on_path[start] = epoch
     before[0], node[0], position[0] = prev, start, indptr[start]
     depth = 1
     while depth > 0:
@@ -80,20 +91,20 @@ def uncovered_pd_path(M, adjacent, indptr, indices, prev, start, target):
         while position[i] < indptr[here + 1]:
             nxt = indices[position[i]]
             position[i] += 1
-            if on_path[nxt] or adjacent[before[i], nxt]:
+            if on_path[nxt] == epoch or adjacent[before[i], nxt]:
                 continue
             if not _potentially_directed(M, here, nxt):
                 continue
             if nxt == target:
                 return True
-            on_path[nxt] = True
+            on_path[nxt] = epoch
             before[depth], node[depth], position[depth] = here, nxt, indptr[nxt]
             depth += 1
             advanced = True
             break
         if not advanced:
             depth -= 1
-            on_path[here] = False
+            on_path[here] = 0
     return False
 
 
@@ -104,6 +115,7 @@ def rule9(M, adjacent, indptr, indices):
     The path ``a, b, ..., c`` has ``b`` not adjacent to ``c``.
     """
     changed = False
+    work = path_work(M.shape[0])
     for a in range(M.shape[0]):
         for k in range(indptr[a], indptr[a + 1]):
             c = indices[k]
@@ -113,7 +125,7 @@ def rule9(M, adjacent, indptr, indices):
                 b = indices[k2]
                 if b == c or adjacent[b, c] or not _potentially_directed(M, a, b):
                     continue
-                if uncovered_pd_path(M, adjacent, indptr, indices, a, b, c):
+                if uncovered_pd_path(M, adjacent, indptr, indices, a, b, c, work):
                     M[c, a] = TAIL
                     changed = True
                     break
@@ -128,6 +140,7 @@ def rule10(M, adjacent, indptr, indices):
     ``d`` leave ``a`` through distinct, non-adjacent nodes.
     """
     changed = False
+    work = path_work(M.shape[0])
     for a in range(M.shape[0]):
         lo, hi = indptr[a], indptr[a + 1]
         for k in range(lo, hi):
@@ -148,7 +161,7 @@ def rule10(M, adjacent, indptr, indices):
                 for j in range(hi - lo):
                     mu = indices[lo + j]
                     if _potentially_directed(M, a, mu) and uncovered_pd_path(
-                        M, adjacent, indptr, indices, a, mu, parents[i]
+                        M, adjacent, indptr, indices, a, mu, parents[i], work
                     ):
                         firsts[i, j] = True
             done = False

@@ -28,7 +28,7 @@ import numpy as np
 from scipy import sparse
 
 import skbn._kernels.ancestral as _ancestral
-from skbn._kernels.fcit import sepset_colliders
+from skbn._kernels.fcit import initial_colliders, sepset_colliders
 from skbn.graph._ancestral import _dag_endpoints, _pag_of_mag
 from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._fci_rules import apply_rules
@@ -100,6 +100,7 @@ class FcitSearch:
         self._knowledge = bool(forbidden.any() or required.any())
         self.sepsets: dict = _Sepsets()
         self._sep_arrays = (-1, None)  # (version, arrays) of the separating sets
+        self._initial = None  # (list, array) of the initial colliders
         self._results: dict = {}
         self.n_tests = 0
         self.n_rejected = 0
@@ -197,16 +198,6 @@ class FcitSearch:
             return None  # the set does not hold the path: it cannot decide the triple
         return beta not in blocking
 
-    def _arrowhead_allowed(self, M, x: int, y: int) -> bool:
-        """An arrowhead at ``y`` on ``x - y`` (Tetrad's ``isArrowheadAllowed``)."""
-        if M[x, y] == ARROW:
-            return True
-        if M[x, y] == TAIL:
-            return False
-        if M[y, x] == TAIL and self.forbidden[x, y]:
-            return False
-        return M[x, y] == CIRCLE
-
     def orient(self, M: np.ndarray, initial: list) -> None:
         """Rebuild every mark of ``M`` (in place) from its skeleton."""
         adj, rows, cols = self.adjacent, self.rows, self.csr[1]
@@ -217,10 +208,7 @@ class FcitSearch:
             required = self.required[rows, cols]
             for u, v in zip(rows[required].tolist(), cols[required].tolist()):
                 M[u, v], M[v, u] = ARROW, TAIL
-        for x, b, y in initial:
-            if adj[x, b] and adj[b, y] and not adj[x, y]:
-                if self._arrowhead_allowed(M, x, b) and self._arrowhead_allowed(M, y, b):
-                    M[x, b] = M[y, b] = ARROW
+        initial_colliders(M, adj, self._triples(initial), self.forbidden)
         sepset_colliders(M, adj, *self.csr, *self._sepset_arrays())
         apply_rules(
             M,
@@ -229,6 +217,12 @@ class FcitSearch:
             adjacent=adj,
             csr=self.csr,
         )
+
+    def _triples(self, initial: list) -> np.ndarray:
+        """The initial colliders as an array (made once: the list never changes)."""
+        if self._initial is None or self._initial[0] is not initial:
+            self._initial = (initial, np.array(initial, dtype=np.int64).reshape(-1, 3))
+        return self._initial[1]
 
     def _sepset_arrays(self) -> tuple:
         """The pairs, and their sets as CSR, for :func:`sepset_colliders`."""
