@@ -28,7 +28,7 @@ import numpy as np
 from scipy import sparse
 
 import skbn._kernels.ancestral as _ancestral
-from skbn._kernels.fcit import initial_colliders, sepset_colliders
+from skbn._kernels.fcit import discriminating_middles, initial_colliders, sepset_colliders
 from skbn.graph._ancestral import _dag_endpoints, _pag_of_mag
 from skbn.graph._array import pdag_to_dag_array
 from skbn.graph._fci_rules import apply_rules
@@ -107,6 +107,8 @@ class FcitSearch:
         self.adjacent = M != 0
         self._set_skeleton(adjacency_csr(M))
         self._scratch = np.zeros_like(M)  # Zhang's MAG of the PAG, made for legal()
+        self._paths_work = np.zeros((6, M.shape[0] + 1), dtype=np.int64)
+        self._adjacency_found: dict = {}  # _adjacency_sepset's answers, by what they read
 
     # -- the skeleton ------------------------------------------------------------------
     def _set_skeleton(self, csr) -> None:
@@ -147,8 +149,16 @@ class FcitSearch:
         """The first set of adjacencies holding ``containing`` that separates the pair.
 
         Subsets of ``x``'s adjacencies, then of ``y``'s (Tetrad's
-        ``findSepsetSubsetOfAdjxOrAdjy``).
+        ``findSepsetSubsetOfAdjxOrAdjy``). The answer depends only on the two adjacency
+        lists and ``containing`` (the tests are remembered), so it is kept by those.
         """
+        key = (x, y, tuple(pag.nbrs[x]), tuple(pag.nbrs[y]), frozenset(containing))
+        if key not in self._adjacency_found:
+            self._adjacency_found[key] = self._first_adjacency_sepset(pag, x, y, containing)
+        found = self._adjacency_found[key]
+        return None if found is None else set(found)
+
+    def _first_adjacency_sepset(self, pag: PagView, x: int, y: int, containing: set):
         for end, other in ((x, y), (y, x)):
             pool = [v for v in pag.nbrs[end] if v != other]
             if not containing.issubset(pool):
@@ -169,7 +179,8 @@ class FcitSearch:
         either walked through or put in the set, in every combination, and each common
         neighbour may be left out (Tetrad's ``findDdpSepsetRecursive``).
         """
-        middles = sorted({v for _, _, v, _, _ in discriminating_paths(pag, ends=(x, y))})
+        n = discriminating_middles(pag.M, pag.indptr, pag.indices, x, y, -1, self._paths_work)
+        middles = sorted(self._paths_work[5, :n].tolist())
         common = pag.common(x, y)
         for left_out in subsets(common):
             left_out = set(left_out)

@@ -279,3 +279,25 @@ def test_the_search_keeps_its_skeleton_in_step_with_the_pag():
         assert np.array_equal(search.csr[0], indptr) and np.array_equal(search.csr[1], indices)
         assert np.array_equal(search.adjacent, M != 0)
         assert np.array_equal(M[search.rows, search.csr[1]] != 0, np.ones(len(indices), bool))
+
+
+def test_the_middle_nodes_kernel_finds_what_the_path_listing_finds():
+    """Discriminating paths between two given ends: the kernel's middles, the listing's."""
+    from skbn._kernels.fcit import discriminating_middles
+
+    rng = np.random.default_rng(1)
+    nonempty = 0
+    for _ in range(150):
+        p = int(rng.integers(5, 12))
+        M = np.zeros((p, p), dtype=np.int8)
+        for u, v in itertools.combinations(range(p), 2):
+            if rng.random() < 0.45:
+                M[u, v], M[v, u] = rng.choice([ARROW, TAIL, CIRCLE], 2, p=[0.5, 0.3, 0.2])
+        pag = PagView(M)
+        work = np.zeros((6, p + 1), dtype=np.int64)
+        for a, b in itertools.combinations(range(p), 2):
+            listed = sorted({v for _, _, v, _, _ in discriminating_paths(pag, ends=(a, b))})
+            n = discriminating_middles(M, pag.indptr, pag.indices, a, b, -1, work)
+            assert sorted(work[5, :n].tolist()) == listed, (a, b)
+            nonempty += bool(listed)
+    assert nonempty >= 30  # paths were there to find
