@@ -109,26 +109,69 @@ def uncovered_pd_path(M, adjacent, indptr, indices, prev, start, target, work):
 
 
 @njit(cache=True)
+def _stamp_reachable(M, indptr, indices, prev, start, stamp, stack):
+    """Stamp every node a potentially directed path from ``start`` reaches, not via ``prev``.
+
+    Returns the stamp (``stamp[p]`` counts the searches), left on the reached nodes.
+    """
+    p = M.shape[0]
+    stamp[p] += 1
+    epoch = stamp[p]
+    stamp[prev] = epoch
+    stamp[start] = epoch
+    stack[0] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        for k in range(indptr[u], indptr[u + 1]):
+            v = indices[k]
+            if stamp[v] != epoch and _potentially_directed(M, u, v):
+                stamp[v] = epoch
+                stack[top] = v
+                top += 1
+    stamp[prev] = 0
+    return epoch
+
+
+@njit(cache=True)
 def rule9(M, adjacent, indptr, indices):
     """R9: ``a o-> c`` becomes ``a --> c`` by an uncovered potentially directed path.
 
-    The path ``a, b, ..., c`` has ``b`` not adjacent to ``c``.
+    The path ``a, b, ..., c`` has ``b`` not adjacent to ``c``. Whether some ``b`` gives one
+    does not depend on the order the edges are visited in: the rule turns a circle facing
+    an arrowhead into a tail, which leaves every edge's being potentially directed as it
+    was. So the nodes each ``b`` reaches are found once per ``a`` and shared by all its
+    ``o->`` edges; only a ``c`` among them is searched for an uncovered path.
     """
+    p = M.shape[0]
     changed = False
-    work = path_work(M.shape[0])
-    for a in range(M.shape[0]):
-        for k in range(indptr[a], indptr[a + 1]):
+    work = path_work(p)
+    stamp = np.zeros(p + 1, dtype=np.int64)
+    stack = np.empty(p, dtype=np.int64)
+    for a in range(p):
+        lo, hi = indptr[a], indptr[a + 1]
+        n_open = 0
+        for k in range(lo, hi):
             c = indices[k]
-            if not (M[a, c] == ARROW and M[c, a] == CIRCLE):
+            if M[a, c] == ARROW and M[c, a] == CIRCLE:
+                n_open += 1
+        if n_open == 0:
+            continue
+        for k2 in range(lo, hi):
+            b = indices[k2]
+            if not _potentially_directed(M, a, b):
                 continue
-            for k2 in range(indptr[a], indptr[a + 1]):
-                b = indices[k2]
-                if b == c or adjacent[b, c] or not _potentially_directed(M, a, b):
+            epoch = _stamp_reachable(M, indptr, indices, a, b, stamp, stack)
+            for k in range(lo, hi):
+                c = indices[k]
+                if not (M[a, c] == ARROW and M[c, a] == CIRCLE):
+                    continue
+                if b == c or adjacent[b, c] or stamp[c] != epoch:
                     continue
                 if uncovered_pd_path(M, adjacent, indptr, indices, a, b, c, work):
                     M[c, a] = TAIL
                     changed = True
-                    break
     return changed
 
 
