@@ -18,6 +18,7 @@ import networkx as nx
 import numpy as np
 
 import skbn._kernels.ancestral as _kernels
+import skbn._kernels.mag as _mag_kernels
 from skbn.graph._convert import as_adjacency
 from skbn.graph._fci_rules import _csr, apply_rules, orient_unshielded_colliders
 from skbn.graph._pag import (
@@ -169,29 +170,26 @@ def is_m_separated(graph, x, y, z=()) -> bool:
     return not _m_connected(M, xs, ys, zs)
 
 
-def _mag_of(D: np.ndarray, observed: np.ndarray) -> np.ndarray:
-    """The MAG's endpoint matrix over ``observed`` of a DAG's endpoint matrix ``D``."""
-    q = len(observed)
-    is_obs = np.zeros(D.shape[0], dtype=bool)
+def _mag_of(A: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """The MAG's endpoint matrix over ``observed`` of a DAG's adjacency array ``A``.
+
+    Only the pairs an inducing path could join are tested, each by d-separation given the
+    measured ancestors of the pair (Richardson & Spirtes 2002, section 4.2): see
+    :mod:`skbn._kernels.mag`.
+    """
+    p = A.shape[0]
+    arcs = A != 0
+    is_obs = np.zeros(p, dtype=bool)
     is_obs[observed] = True
-    parents, nbrs = _parents(D), _neighbours(D)
-    anc = np.zeros((D.shape[0], D.shape[0]), dtype=bool)  # anc[u, v]: u is an ancestor of v
-    for v in observed.tolist():
-        anc[:, v] = _ancestors_of(D, [v], parents)
-    M = np.zeros((q, q), dtype=np.int8)
-    for i in range(q):
-        a = int(observed[i])
-        for j in range(i + 1, q):
-            b = int(observed[j])
-            if D[a, b] == 0:
-                # adjacent iff no measured set separates them; the measured ancestors of
-                # the pair are the one set to try (Richardson & Spirtes 2002, section 4.2)
-                cond = np.flatnonzero((anc[:, a] | anc[:, b]) & is_obs).tolist()
-                cond = set(cond) - {a, b}
-                if not _m_connected(D, {a}, {b}, cond, nbrs, parents):
-                    continue
-            M[i, j] = TAIL if anc[b, a] else ARROW
-            M[j, i] = TAIL if anc[a, b] else ARROW
+    rows = _mag_kernels.mag_edges(_mag_kernels.Dag(*_csr(arcs.T), *_csr(arcs)), is_obs)
+    position = np.full(p, -1, dtype=np.int64)
+    position[observed] = np.arange(len(observed))
+    M = np.zeros((len(observed), len(observed)), dtype=np.int8)
+    if rows:
+        a, b, tail_a, tail_b = (np.array(column) for column in zip(*rows))
+        i, j = position[a], position[b]
+        M[j, i] = np.where(tail_a, TAIL, ARROW)
+        M[i, j] = np.where(tail_b, TAIL, ARROW)
     return M
 
 
@@ -210,7 +208,7 @@ def _split_latents(graph, latents, what: str):
         latents = [latents]
     hidden = _as_set(latents, index, "latents")
     observed = np.array([i for i in range(len(nodes)) if i not in hidden], dtype=np.int64)
-    return _dag_endpoints(A), observed, [nodes[i] for i in observed.tolist()]
+    return A, observed, [nodes[i] for i in observed.tolist()]
 
 
 def dag_to_mag(dag, latents=()) -> nx.DiGraph:
@@ -237,8 +235,8 @@ def dag_to_mag(dag, latents=()) -> nx.DiGraph:
     >>> marked_edges(dag_to_mag(dag, latents=["L"]))
     ['a --> b', 'b <-> c']
     """
-    D, observed, names = _split_latents(dag, latents, "dag_to_mag")
-    return from_endpoint_matrix(_mag_of(D, observed), names, kind="mag")
+    A, observed, names = _split_latents(dag, latents, "dag_to_mag")
+    return from_endpoint_matrix(_mag_of(A, observed), names, kind="mag")
 
 
 def _pag_of_mag(M: np.ndarray) -> np.ndarray:
@@ -310,8 +308,8 @@ def dag_to_pag(dag, latents=()) -> nx.DiGraph:
     >>> marked_edges(dag_to_pag(dag, latents="L"))
     ['a o-> b', 'b <-> c', 'd o-> c']
     """
-    D, observed, names = _split_latents(dag, latents, "dag_to_pag")
-    return from_endpoint_matrix(_pag_of_mag(_mag_of(D, observed)), names, kind="pag")
+    A, observed, names = _split_latents(dag, latents, "dag_to_pag")
+    return from_endpoint_matrix(_pag_of_mag(_mag_of(A, observed)), names, kind="pag")
 
 
 def _is_ancestral(M: np.ndarray, csr=None) -> bool:
