@@ -35,7 +35,7 @@ import pandas as pd
 from optuna.distributions import IntDistribution
 from sklearn.base import clone
 
-from examples.benchmarks._results import result_path, write_manifest
+from examples.benchmarks._results import ROOT, result_path, write_manifest
 from examples.benchmarks.autosle_training import DISJOINT, member, with_default_score
 from examples.reproduce_autosle import evaluate, saved_members, study_summary
 from skbn.datasets import TRAINING_NETWORKS, make_problem, make_training_problems
@@ -254,6 +254,8 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
         return tuple(" ".join(map(str, sorted({k[i] for k in ks}))) for i in range(3))
 
     sizes, budgets, seeds = grid(keys)
+    out = args.out.resolve()
+    out = out.relative_to(ROOT) if out.is_relative_to(ROOT) else args.out
     group = ["max_nodes", "budget", "train_seed", "variant"]
     # per training run and variant: test means over the Table V problems
     per_run = frame.groupby(group)[["f1_adjacency", "f1_arrowhead"]].mean().reset_index()
@@ -273,7 +275,7 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
         "",
         f"Regenerate with `python -m examples.benchmarks.autosle_budget --budgets {budgets} "
         f"--train-seeds {seeds} --train-max-nodes {sizes} --trials {args.trials} --jobs "
-        f"{args.jobs} --out {args.out}` (studies kept in `{args.storage}`; they resume, and "
+        f"{args.jobs} --out {out}` (studies kept in `{args.storage}`; they resume, and "
         f"`--merge` keeps earlier test rows)"
         + (
             ", then `... --credits selected --budgets {1} --train-seeds {2} --train-max-nodes "
@@ -318,14 +320,17 @@ def write_page(args, frame: pd.DataFrame, runs: dict) -> None:
         lines.append(
             f"| {max_nodes} | {budget} | {seed} | {', '.join(map(str, run['sizes']))} | "
             f"{'; '.join(_short(n, p) for n, p in members)} | {run['quality']:.3f} | "
-            f"{run['seconds'] / 60:.1f} | {cells[ALL]} | {cells[FIRST]} | {share:.0%} | "
+            f"{run['seconds'] / 60:.1f} | {cells[ALL]} | {cells[FIRST]} | "
+            f"{'no FGES' if share != share else f'{share:.0%}'} | "
             f"{cells[ALL_EBIC]} |"
         )
     lines += [
         "",
         "Cells: F1-adjacent / F1-arrowhead, mean over the test problems. Q is the training "
         "quality (F1-adjacent + F1-arrowhead of the best member, mean over the training "
-        "problems, out of 2).",
+        "problems, out of 2). The kept column is the share of the test clusters whose "
+        "output Gaussian BIC took from the ensemble's least-penalised FGES member (no FGES: "
+        "the ensemble has only PC-Stable members).",
         "",
         "## Per budget",
         "",
