@@ -36,18 +36,18 @@ def path_work(p):
 
 
 @njit(cache=True)
-def _pd_reachable(M, indptr, indices, prev, start, target, work):
-    """Whether any potentially directed path leads from ``start`` to ``target``.
+def _stamp_reachable(M, indptr, indices, prev, start, target, stamp, stack):
+    """Stamp the nodes a potentially directed path from ``start`` reaches, not via ``prev``.
 
-    Covered or not, and not through ``prev``: a linear-time necessary condition. A node is
-    seen when its stamp in ``work[0]`` is this search's (so nothing is cleared per search).
+    The search stops once it stamps ``target`` (-1: none, so every reachable node is
+    stamped). Returns the stamp, left on the reached nodes; ``stamp[p]`` counts the
+    searches, so nothing is cleared between them.
     """
     p = M.shape[0]
-    seen, stack = work[0], work[1]
-    seen[p] += 1
-    epoch = seen[p]
-    seen[prev] = epoch
-    seen[start] = epoch
+    stamp[p] += 1
+    epoch = stamp[p]
+    stamp[prev] = epoch
+    stamp[start] = epoch
     stack[0] = start
     top = 1
     while top > 0:
@@ -55,14 +55,26 @@ def _pd_reachable(M, indptr, indices, prev, start, target, work):
         u = stack[top]
         for k in range(indptr[u], indptr[u + 1]):
             v = indices[k]
-            if seen[v] == epoch or not _potentially_directed(M, u, v):
-                continue
-            if v == target:
-                return True
-            seen[v] = epoch
-            stack[top] = v
-            top += 1
-    return False
+            if stamp[v] != epoch and _potentially_directed(M, u, v):
+                stamp[v] = epoch
+                if v == target:
+                    stamp[prev] = 0
+                    return epoch
+                stack[top] = v
+                top += 1
+    stamp[prev] = 0
+    return epoch
+
+
+@njit(cache=True)
+def _pd_reachable(M, indptr, indices, prev, start, target, work):
+    """Whether any potentially directed path leads from ``start`` to ``target``.
+
+    Covered or not, and not through ``prev``: a linear-time necessary condition, with
+    ``work[0]`` as the stamps and ``work[1]`` as the stack.
+    """
+    epoch = _stamp_reachable(M, indptr, indices, prev, start, target, work[0], work[1])
+    return work[0][target] == epoch
 
 
 @njit(cache=True)
@@ -109,32 +121,6 @@ def uncovered_pd_path(M, adjacent, indptr, indices, prev, start, target, work):
 
 
 @njit(cache=True)
-def _stamp_reachable(M, indptr, indices, prev, start, stamp, stack):
-    """Stamp every node a potentially directed path from ``start`` reaches, not via ``prev``.
-
-    Returns the stamp (``stamp[p]`` counts the searches), left on the reached nodes.
-    """
-    p = M.shape[0]
-    stamp[p] += 1
-    epoch = stamp[p]
-    stamp[prev] = epoch
-    stamp[start] = epoch
-    stack[0] = start
-    top = 1
-    while top > 0:
-        top -= 1
-        u = stack[top]
-        for k in range(indptr[u], indptr[u + 1]):
-            v = indices[k]
-            if stamp[v] != epoch and _potentially_directed(M, u, v):
-                stamp[v] = epoch
-                stack[top] = v
-                top += 1
-    stamp[prev] = 0
-    return epoch
-
-
-@njit(cache=True)
 def rule9(M, adjacent, indptr, indices):
     """R9: ``a o-> c`` becomes ``a --> c`` by an uncovered potentially directed path.
 
@@ -162,7 +148,7 @@ def rule9(M, adjacent, indptr, indices):
             b = indices[k2]
             if not _potentially_directed(M, a, b):
                 continue
-            epoch = _stamp_reachable(M, indptr, indices, a, b, stamp, stack)
+            epoch = _stamp_reachable(M, indptr, indices, a, b, -1, stamp, stack)
             for k in range(lo, hi):
                 c = indices[k]
                 if not (M[a, c] == ARROW and M[c, a] == CIRCLE):

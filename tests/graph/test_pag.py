@@ -30,16 +30,9 @@ from skbn.metrics import (
     shd,
     structure_report,
 )
-from tests.data import load_oracle
+from tests.data import load_oracle, oracle_dag
 
 ORACLE = load_oracle("tetrad_pag_oracle")
-
-
-def _dag(case) -> nx.DiGraph:
-    dag = nx.DiGraph()
-    dag.add_nodes_from(case["nodes"])
-    dag.add_edges_from(map(tuple, case["dag"]))
-    return dag
 
 
 def _observed(case) -> list:
@@ -60,7 +53,7 @@ def _same_m_separations(A, B, rng, n_queries=400) -> bool:
 def test_dag_to_mag_equals_tetrad_on_every_case():
     for case in ORACLE:
         obs = _observed(case)
-        M, _ = endpoint_matrix(dag_to_mag(_dag(case), case["latents"]), obs)
+        M, _ = endpoint_matrix(dag_to_mag(oracle_dag(case), case["latents"]), obs)
         np.testing.assert_array_equal(
             M, parse_marked_edges(case["mag"], obs), err_msg=f"case {case['seed']}"
         )
@@ -69,7 +62,7 @@ def test_dag_to_mag_equals_tetrad_on_every_case():
 def test_dag_to_pag_shares_tetrads_skeleton_and_arrowheads():
     for case in ORACLE:
         obs = _observed(case)
-        P, _ = endpoint_matrix(dag_to_pag(_dag(case), case["latents"]), obs)
+        P, _ = endpoint_matrix(dag_to_pag(oracle_dag(case), case["latents"]), obs)
         T = parse_marked_edges(case["pag"], obs)
         np.testing.assert_array_equal(P != 0, T != 0, err_msg=f"case {case['seed']}")
         np.testing.assert_array_equal(P == ARROW, T == ARROW, err_msg=f"case {case['seed']}")
@@ -79,7 +72,7 @@ def test_dag_to_pag_keeps_the_true_mags_marks_where_it_has_no_circle():
     # soundness against the truth itself: the true MAG is in the class, so every arrowhead
     # and tail the PAG claims must be the true MAG's mark at that end
     for case in ORACLE:
-        dag = _dag(case)
+        dag = oracle_dag(case)
         obs = _observed(case)
         P, _ = endpoint_matrix(dag_to_pag(dag, case["latents"]), obs)
         M, _ = endpoint_matrix(dag_to_mag(dag, case["latents"]), obs)
@@ -148,7 +141,7 @@ def test_where_tetrads_pag_contradicts_the_true_mag_skbn_has_a_circle():
     wrong = 0
     for case in ORACLE:
         obs = _observed(case)
-        dag = _dag(case)
+        dag = oracle_dag(case)
         P, _ = endpoint_matrix(dag_to_pag(dag, case["latents"]), obs)
         T = parse_marked_edges(case["pag"], obs)
         truth, _ = endpoint_matrix(dag_to_mag(dag, case["latents"]), obs)
@@ -166,7 +159,7 @@ def test_a_tail_tetrad_leaves_as_a_circle_in_oracle_case_37():
     # Tetrad 7.6.8's dagToPag leaves a circle there.
     (case,) = [c for c in ORACLE if c["seed"] == 37]
     obs = _observed(case)
-    P, _ = endpoint_matrix(dag_to_pag(_dag(case), case["latents"]), obs)
+    P, _ = endpoint_matrix(dag_to_pag(oracle_dag(case), case["latents"]), obs)
     T = parse_marked_edges(case["pag"], obs)
     x1, x2, x3, x4 = (obs.index(n) for n in ("x1", "x2", "x3", "x4"))
     # P[a, b] is the mark at b on the edge a - b
@@ -214,7 +207,7 @@ def test_without_latents_the_pag_has_the_cpdags_skeleton_and_colliders():
 
 def test_pag_to_mag_and_back():
     for case in ORACLE[:40]:
-        pag = dag_to_pag(_dag(case), case["latents"])
+        pag = dag_to_pag(oracle_dag(case), case["latents"])
         mag = pag_to_mag(pag)
         assert is_ancestral(mag)
         assert marked_edges(mag_to_pag(mag)) == marked_edges(pag)
@@ -341,7 +334,7 @@ def test_pag_files_keep_every_mark(tmp_path, suffix):
     from skbn.graph import read_graph, write_graph
 
     case = ORACLE[5]
-    pag = dag_to_pag(_dag(case), case["latents"])
+    pag = dag_to_pag(oracle_dag(case), case["latents"])
     write_graph(pag, tmp_path / f"g.{suffix}")
     back = read_graph(tmp_path / f"g.{suffix}")
     assert back.graph["kind"] == "pag"
@@ -403,7 +396,7 @@ def test_tetrads_tail_in_oracle_case_33_has_an_equivalent_mag_with_an_arrowhead(
     assert is_ancestral(witness)
     assert _same_m_separations(witness, truth, np.random.default_rng(2), 3000)
     assert "x3 --> x5" in case["pag"]
-    assert "x3 o-> x5" in marked_edges(dag_to_pag(_dag(case), case["latents"]), obs)
+    assert "x3 o-> x5" in marked_edges(dag_to_pag(oracle_dag(case), case["latents"]), obs)
 
 
 def test_is_legal_pag_holds_for_every_true_pag_and_fails_for_broken_ones():
@@ -411,10 +404,8 @@ def test_is_legal_pag_holds_for_every_true_pag_and_fails_for_broken_ones():
     from skbn.graph._ancestral import _is_maximal
 
     broken = 0
-    for case in load_oracle("tetrad_pag_oracle")[:80]:
-        dag = nx.DiGraph()
-        dag.add_nodes_from(case["nodes"])
-        dag.add_edges_from(map(tuple, case["dag"]))
+    for case in ORACLE[:80]:
+        dag = oracle_dag(case)
         pag = dag_to_pag(dag, case["latents"])
         assert is_legal_pag(pag), f"case {case['seed']}"
         assert _is_maximal(endpoint_matrix(dag_to_mag(dag, case["latents"]))[0])

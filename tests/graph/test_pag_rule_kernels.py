@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Zhang's R9 kernel against the rule read literally, edge by edge, on random PAG states."""
 
-import itertools
-
 import numpy as np
 
 from skbn._kernels.pag_rules import _potentially_directed, path_work, rule9, uncovered_pd_path
 from skbn.graph import ARROW, CIRCLE, TAIL
 from skbn.graph._fci_rules import _csr
+from tests.marks import random_marks
 
 
 def _rule9_literally(M, adjacent, indptr, indices):
@@ -30,10 +29,7 @@ def test_rule9_kernel_sets_the_tails_the_literal_rule_sets():
     changed = 0
     for _ in range(300):
         p = int(rng.integers(4, 14))
-        M = np.zeros((p, p), dtype=np.int8)
-        for u, v in itertools.combinations(range(p), 2):
-            if rng.random() < 0.35:
-                M[u, v], M[v, u] = rng.choice([ARROW, TAIL, CIRCLE], 2, p=[0.45, 0.2, 0.35])
+        M = random_marks(rng, p, 0.35, [0.45, 0.2, 0.35])
         adjacent = M != 0
         csr = _csr(adjacent)
         expected = M.copy()

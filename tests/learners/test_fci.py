@@ -10,7 +10,7 @@ from skbn.datasets import make_erdos_renyi_dag, make_linear_gaussian
 from skbn.graph import dag_to_pag, endpoint_matrix, marked_edges
 from skbn.learners import FCI
 from skbn.utils.testing import d_separation_oracle
-from tests.data import load_oracle
+from tests.data import pag_oracle_cases
 
 
 def _columns_of(observed, seed=0):
@@ -19,23 +19,13 @@ def _columns_of(observed, seed=0):
     return pd.DataFrame(rng.integers(0, 2, size=(20, len(observed))), columns=observed)
 
 
-def _oracle_cases():
-    # every third stored case with at most 12 measured nodes (the Possible-D-Sep stage tries
-    # every subset of a set, so an exact oracle's cost grows fast with the graph)
-    for case in load_oracle("tetrad_pag_oracle")[::3]:
-        if len(case["nodes"]) - len(case["latents"]) > 12:
-            continue
-        dag = nx.DiGraph()
-        dag.add_nodes_from(case["nodes"])
-        dag.add_edges_from(map(tuple, case["dag"]))
-        yield case["seed"], dag, case["latents"]
-
-
 @pytest.mark.slow
 def test_fci_with_a_d_separation_oracle_returns_the_true_pag():
     # with perfect tests FCI is sound and complete: its PAG is the PAG of the true MAG
     compared = 0
-    for seed, dag, latents in _oracle_cases():
+    # every third stored case with at most 12 measured nodes (the Possible-D-Sep stage tries
+    # every subset of a set, so an exact oracle's cost grows fast with the graph)
+    for seed, dag, latents in pag_oracle_cases(max_measured=12, every=3):
         observed = [n for n in dag if n not in latents]
         fci = FCI(ci_test=d_separation_oracle(dag), alpha=0.5).fit(_columns_of(observed))
         truth = dag_to_pag(dag, latents)

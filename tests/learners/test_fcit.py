@@ -15,11 +15,9 @@ from skbn.learners import BOSSFCI, FCI, FCIT
 from skbn.learners._fcit_paths import PagView, block_paths, discriminating_paths
 from skbn.metrics import mark_precision_recall_f1
 from skbn.utils.testing import d_separated, d_separation_oracle, fixed_graph_learner
-from tests.learners.test_score_fci import (
-    _columns_of,
-    _small_oracle_cases,
-    _sparsest_markov_cpdag,
-)
+from tests.data import pag_oracle_cases
+from tests.learners.test_score_fci import _columns_of, _sparsest_markov_cpdag
+from tests.marks import random_marks
 
 
 class _FromGivenGraph(FCIT):
@@ -107,7 +105,7 @@ def _is_discriminating(M, x, w, v, y, inner):
 
 def test_discriminating_paths_satisfy_the_definition_and_are_found_where_r4_acts():
     found = 0
-    for seed, dag, latents in _small_oracle_cases():
+    for seed, dag, latents in pag_oracle_cases(max_measured=10):
         observed = sorted(n for n in dag if n not in latents)
         pag_matrix = endpoint_matrix(dag_to_pag(dag, latents), observed)[0]
         # the PAG is complete: no discriminating path is left open
@@ -130,7 +128,7 @@ def test_discriminating_paths_satisfy_the_definition_and_are_found_where_r4_acts
 @pytest.mark.parametrize("adjacency", [True, False])
 def test_with_a_sparsest_markov_dag_and_perfect_tests_fcit_returns_the_true_pag(adjacency):
     compared = with_removals = 0
-    for seed, dag, latents in _small_oracle_cases():
+    for seed, dag, latents in pag_oracle_cases(max_measured=10):
         observed = sorted(n for n in dag if n not in latents)
         est = _FromGivenGraph(
             _sparsest_markov_cpdag(dag, observed),
@@ -289,10 +287,7 @@ def test_the_middle_nodes_kernel_finds_what_the_path_listing_finds():
     nonempty = 0
     for _ in range(150):
         p = int(rng.integers(5, 12))
-        M = np.zeros((p, p), dtype=np.int8)
-        for u, v in itertools.combinations(range(p), 2):
-            if rng.random() < 0.45:
-                M[u, v], M[v, u] = rng.choice([ARROW, TAIL, CIRCLE], 2, p=[0.5, 0.3, 0.2])
+        M = random_marks(rng, p, 0.45, [0.5, 0.3, 0.2])
         pag = PagView(M)
         work = np.zeros((6, p + 1), dtype=np.int64)
         for a, b in itertools.combinations(range(p), 2):

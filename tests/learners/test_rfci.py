@@ -13,7 +13,7 @@ from skbn.graph._pag import ARROW, TAIL
 from skbn.learners import FCI, RFCI, PCStable
 from skbn.learners._rfci import _EdgesRemoved, _RFCIChecks
 from skbn.utils.testing import d_separated, d_separation_oracle
-from tests.data import load_oracle
+from tests.data import pag_oracle_cases
 
 
 def _columns_of(names):
@@ -61,18 +61,9 @@ def _check_rfci_pag(dag, observed, M, sepsets):
                 assert v not in ancestor[u], f"arrowhead at {v} on {u} - {v}, but an ancestor"
 
 
-def _oracle_cases(max_measured):
-    for case in load_oracle("tetrad_pag_oracle"):
-        if len(case["nodes"]) - len(case["latents"]) <= max_measured:
-            dag = nx.DiGraph()
-            dag.add_nodes_from(case["nodes"])
-            dag.add_edges_from(map(tuple, case["dag"]))
-            yield case["seed"], dag, case["latents"]
-
-
 def test_with_perfect_tests_rfci_returns_the_true_pag_on_the_stored_cases():
     compared = 0
-    for seed, dag, latents in _oracle_cases(max_measured=12):
+    for seed, dag, latents in pag_oracle_cases(max_measured=12):
         observed = sorted(n for n in dag if n not in latents)
         est = RFCI(ci_test=d_separation_oracle(dag), alpha=0.5).fit(_columns_of(observed))
         M, _ = endpoint_matrix(est.graph_, observed)

@@ -17,7 +17,7 @@ from skbn.learners import BOSSFCI, FCI, GFCI, GRaSPFCI
 from skbn.learners._score_fci import _ScoreGuidedFCI
 from skbn.metrics import mark_precision_recall_f1
 from skbn.utils.testing import d_separated, d_separation_oracle, fixed_graph_learner
-from tests.data import load_oracle
+from tests.data import pag_oracle_cases
 
 
 def _sparsest_markov_cpdag(dag, observed):
@@ -84,21 +84,11 @@ def _columns_of(observed):
     return pd.DataFrame(rng.integers(0, 2, size=(20, len(observed))), columns=observed)
 
 
-def _small_oracle_cases(max_measured=10):
-    for case in load_oracle("tetrad_pag_oracle"):
-        if len(case["nodes"]) - len(case["latents"]) > max_measured:
-            continue
-        dag = nx.DiGraph()
-        dag.add_nodes_from(case["nodes"])
-        dag.add_edges_from(map(tuple, case["dag"]))
-        yield case["seed"], dag, case["latents"]
-
-
 @pytest.mark.slow
 def test_template_on_a_sparsest_markov_cpdag_with_perfect_tests_gives_the_true_pag():
     # the large-sample limit of the score search, then perfect tests: the PAG is the truth
     compared = with_removals = with_bidirected = 0
-    for seed, dag, latents in _small_oracle_cases():
+    for seed, dag, latents in pag_oracle_cases(max_measured=10):
         observed = sorted(n for n in dag if n not in latents)
         cpdag = _sparsest_markov_cpdag(dag, observed)
         est = _FromGivenGraph(cpdag, d_separation_oracle(dag), alpha=0.5).fit(_columns_of(observed))
