@@ -25,7 +25,14 @@ from skbn.causal import (
     proper_causal_nodes,
 )
 from skbn.datasets import make_erdos_renyi_dag
-from skbn.graph import dag_to_cpdag, dag_to_pag, from_endpoint_matrix, to_adjacency
+from skbn.graph import (
+    dag_to_cpdag,
+    dag_to_pag,
+    from_endpoint_matrix,
+    is_cpdag,
+    meek_orient,
+    to_adjacency,
+)
 from skbn.inference import total_effect
 from skbn.network import LinearGaussianNetwork
 
@@ -151,10 +158,12 @@ def test_hand_computed_sets():
 
 def test_bad_input_is_refused_with_its_name():
     dag = nx.DiGraph([("a", "b"), ("b", "c")])
-    # a - b -> c is no DAG's CPDAG (a -> b -> c gives a - b - c)
-    not_a_cpdag = nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c")])
-    with pytest.raises(ValueError, match=r"undirected edges \(a - b.*not the CPDAG.*ida"):
-        adjustment_set(not_a_cpdag, "a", "c")
+    # a -> b - c is neither a CPDAG nor maximally oriented: Meek's R1 orients b -> c
+    not_closed = nx.DiGraph([("a", "b"), ("b", "c"), ("c", "b")])
+    with pytest.raises(
+        ValueError, match=r"undirected edges \(b - c.*neither the CPDAG.*meek_orient"
+    ):
+        adjustment_set(not_closed, "a", "c")
     pag = dag_to_pag(nx.DiGraph([("a", "b"), ("b", "c")]))
     with pytest.raises(ValueError, match=r"kind='optimal'.*PAG.*'canonical' or kind='minimal'"):
         adjustment_set(pag, "a", "c")
@@ -331,6 +340,135 @@ def test_hand_computed_cpdag_sets():
     assert adjustment_set(cpdag, "x", "y", kind="canonical") is None
     # the treatment's possible descendants through undirected edges are forbidden
     assert forbidden_nodes(cpdag, "x", "y") == {"x", "z", "m", "y"}
+
+
+# -- MPDAGs: CPDAGs oriented further by background knowledge ----------------------------
+#
+# The same independent fact as for CPDAGs (Perkovic, Kalisch and Maathuis 2017): a set is
+# an adjustment set for an MPDAG exactly when it is one for every DAG of the class that
+# has the MPDAG's arcs.
+
+
+def _random_mpdag(rng, p, seed):
+    """A random DAG's CPDAG with some undirected edges oriented as in the DAG, closed by
+    Meek's rules; with the DAGs it stands for."""
+    dag, nodes, _, _ = _random_sem(p, int(rng.integers(p, min(2 * p + 2, p * (p - 1) // 2))), seed)
+    cpdag = dag_to_cpdag(dag)
+    known = cpdag.copy()
+    share = rng.uniform(0.15, 0.5)
+    for u, v in sorted(cpdag.edges()):
+        if u < v and cpdag.has_edge(v, u) and rng.random() < share:
+            known.remove_edge(*((v, u) if dag.has_edge(u, v) else (u, v)))
+    mpdag = meek_orient(known)
+    arcs = [(u, v) for u, v in mpdag.edges() if not mpdag.has_edge(v, u)]
+    dags = [d for d in _dags_of(cpdag) if all(d.has_edge(u, v) for u, v in arcs)]
+    return mpdag, nodes, dags
+
+
+def _b_causal_paths(mpdag, x, ends):
+    """The simple paths from x to a node of ``ends`` that are possibly causal in the
+    MPDAG, by listing them: no arc may point back between any two nodes of a path."""
+    for path in nx.all_simple_paths(mpdag.to_undirected(), x, ends):
+        if all(
+            not (mpdag.has_edge(b, a) and not mpdag.has_edge(a, b))
+            for i, a in enumerate(path)
+            for b in path[i + 1 :]
+        ):
+            yield path
+
+
+def _b_causal_nodes(mpdag, x, y):
+    """Nodes on proper possibly causal paths from x to y."""
+    return {v for path in _b_causal_paths(mpdag, x, [y]) for v in path[1:]}
+
+
+def _b_forbidden(mpdag, x, y):
+    """x and the possible descendants of the causal nodes (themselves included)."""
+    found = {x}
+    for w in _b_causal_nodes(mpdag, x, y):
+        others = [v for v in mpdag if v != w]
+        found |= {w} | {path[-1] for path in _b_causal_paths(mpdag, w, others)}
+    return found
+
+
+@pytest.mark.slow
+def test_the_mpdag_criterion_is_the_criterion_in_every_dag_it_stands_for():
+    rng = np.random.default_rng(3)
+    counts = {"graphs": 0, "valid": 0, "invalid": 0, "not amenable": 0, "made amenable": 0}
+    for seed in range(120):
+        mpdag, nodes, dags = _random_mpdag(rng, int(rng.integers(5, 8)), seed)
+        if not any(mpdag.has_edge(v, u) for u, v in mpdag.edges()) or is_cpdag(mpdag):
+            continue  # a DAG or still the CPDAG: tested above
+        counts["graphs"] += 1
+        cpdag = dag_to_cpdag(dags[0])
+        for x, y in itertools.permutations(nodes, 2):
+            if rng.random() > 0.5:
+                continue
+            others = [v for v in nodes if v not in (x, y)]
+            amenable = is_amenable(mpdag, x, y)
+            counts["not amenable"] += not amenable
+            counts["made amenable"] += amenable and not is_amenable(cpdag, x, y)
+            assert forbidden_nodes(mpdag, x, y) == _b_forbidden(mpdag, x, y), (seed, x, y)
+            for Z in _subsets(others, 3):
+                if rng.random() > 0.4:
+                    continue
+                in_every = all(is_adjustment_set(d, x, y, Z) for d in dags)
+                assert is_adjustment_set(mpdag, x, y, Z) == in_every, (seed, x, y, Z)
+                counts["valid" if in_every else "invalid"] += 1
+    assert counts["graphs"] > 40 and counts["valid"] > 300 and counts["invalid"] > 300, counts
+    assert counts["not amenable"] > 30 and counts["made amenable"] > 20, counts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["optimal", "minimal", "parents", "canonical"])
+def test_each_kind_of_mpdag_set_adjusts_in_every_dag_it_stands_for(kind):
+    rng = np.random.default_rng(4)
+    found = none = 0
+    for seed in range(60):
+        mpdag, nodes, dags = _random_mpdag(rng, 6, seed)
+        if is_cpdag(mpdag) or not any(mpdag.has_edge(v, u) for u, v in mpdag.edges()):
+            continue
+        for x, y in itertools.permutations(nodes, 2):
+            Z = adjustment_set(mpdag, x, y, kind=kind)
+            others = [v for v in nodes if v not in (x, y)]
+            if Z is None:
+                if kind != "parents":
+                    assert not any(
+                        all(is_adjustment_set(d, x, y, S) for d in dags) for S in _subsets(others)
+                    ), (seed, x, y)
+                none += 1
+                continue
+            assert all(is_adjustment_set(d, x, y, Z) for d in dags), (seed, x, y, Z)
+            if kind == "optimal" and _b_causal_nodes(mpdag, x, y):
+                # Henckel et al.'s O-set from the causal nodes found by listing paths
+                causal = _b_causal_nodes(mpdag, x, y)
+                parents = {
+                    u for w in causal for u in mpdag.predecessors(w) if not mpdag.has_edge(w, u)
+                }
+                assert Z == sorted(parents - forbidden_nodes(mpdag, x, y)), (seed, x, y)
+            if kind == "minimal":
+                for S in _subsets(Z, len(Z) - 1):
+                    assert not is_adjustment_set(mpdag, x, y, S), (seed, x, y, Z, S)
+            found += 1
+    assert found > 150 and none > 30, (found, none)
+
+
+def test_mpdag_possible_descendants_follow_paths_with_no_arc_back():
+    # x5 - x4 - x1 -> x6 with x1 -> x5: the path is not possibly causal (x1 points back
+    # at x5 two steps on), so the undirected x5 - x4 does not make x5 -> x6 unidentifiable
+    arcs = [("x1", "x5"), ("x1", "x6"), ("x5", "x6"), ("x1", "x3")]
+    mpdag = nx.DiGraph(arcs + [("x4", "x5"), ("x5", "x4"), ("x1", "x4"), ("x4", "x1")])
+    mpdag.add_edges_from([("x3", "x4"), ("x4", "x3")])
+    assert not is_cpdag(mpdag)
+    assert is_amenable(mpdag, "x5", "x6")
+    assert proper_causal_nodes(mpdag, "x5", "x6") == {"x6"} == _b_causal_nodes(mpdag, "x5", "x6")
+    assert adjustment_set(mpdag, "x5", "x6") == ["x1"]
+    # a - b -> c (the CPDAG a - b - c with b -> c known): the effect of a on c starts with
+    # a - b, so it stays open; that of b on c needs nothing
+    known = nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c")])
+    assert not is_amenable(known, "a", "c")
+    assert adjustment_set(known, "a", "c") is None
+    assert adjustment_set(known, "b", "c") == []
 
 
 def test_local_ida_gives_the_effects_of_the_dags_in_the_class():

@@ -142,6 +142,35 @@ def test_effect_on_an_amenable_cpdag_adjusts_as_on_its_dags(capsys, tmp_path):
     assert fit.estimate == pytest.approx(1.5, abs=0.05)
 
 
+def test_effect_on_an_mpdag_adjusts_where_knowledge_makes_it_amenable(capsys, tmp_path):
+    from skbn.graph import dag_to_cpdag, meek_orient
+
+    # a -> b -> x -> y <- a: the CPDAG leaves a - b - x undirected; knowing b -> x leaves
+    # a - b, and a confounds x and y through b
+    names = ["a", "b", "x", "y"]
+    W = np.zeros((4, 4))
+    W[0, 1], W[1, 2], W[2, 3], W[0, 3] = 0.9, 0.8, 1.5, 1.0
+    data = LinearGaussianNetwork(W, [1] * 4, names).sample(4000, random_state=0)
+    path = tmp_path / "lin.csv"
+    data.to_csv(path, index=False)
+    known = dag_to_cpdag(nx.DiGraph([("a", "b"), ("b", "x"), ("x", "y"), ("a", "y")]))
+    known.remove_edge("x", "b")
+    mpdag = meek_orient(known)
+    assert mpdag.has_edge("a", "b") and mpdag.has_edge("b", "a")
+    mpdag_path = tmp_path / "mpdag.json"
+    write_graph(mpdag, mpdag_path)
+    argv = ["effect", str(path), str(mpdag_path), "--treatment", "x", "--outcome", "y"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "an MPDAG (a CPDAG oriented by knowledge) in which every possibly causal" in out
+    assert "adjust for  a  (optimal set)" in out
+    assert _numbers(out.splitlines()[2])[0] == pytest.approx(1.5, abs=0.05)
+    # the effect of b on y starts with the undirected b - a: refused, IDA not offered
+    assert main([*argv[:3], "--treatment", "b", "--outcome", "y"]) == 2
+    err = capsys.readouterr().err
+    assert "is an MPDAG" in err and "IDA takes a CPDAG only" in err
+
+
 def test_effect_on_a_pag_adjusts_for_the_canonical_set(capsys, tmp_path):
     from skbn.graph import dag_to_pag
 

@@ -3,9 +3,11 @@
 
 * :func:`is_adjustment_set`, :func:`adjustment_set`, :func:`forbidden_nodes`,
   :func:`proper_causal_nodes` and :func:`is_amenable`: the adjustment criterion on a DAG
-  and Perkovic et al.'s generalised adjustment criterion on a CPDAG (complete: a set passes
+  and Perkovic et al.'s generalised adjustment criterion on a CPDAG, an MPDAG (a CPDAG
+  oriented further by background knowledge), a MAG or a PAG (complete: a set passes
   exactly when adjusting for it gives the causal effect in every model of the DAG, or of
-  every DAG of the class), and the optimal, minimal, parent and canonical sets they admit.
+  every DAG the graph stands for), and the optimal, minimal, parent and canonical sets
+  they admit.
 * :func:`adjusted_effect`: the effect estimated from data by adjusting for such a set (the
   regression coefficient for continuous data, the adjustment formula for discrete data),
   with a bootstrap interval.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Adjustment sets of a DAG, CPDAG, MAG or PAG, by the (generalised) adjustment criterion.
+"""Adjustment sets of a DAG, CPDAG, MPDAG, MAG or PAG, by the generalised adjustment criterion.
 
 A set ``Z`` is an *adjustment set* for the effect of ``X`` on ``Y`` when
 ``P(y | do(x)) = sum_z P(y | x, z) P(z)``, so that regressing ``Y`` on ``X`` and ``Z`` (linear
@@ -17,8 +17,12 @@ must be *amenable* (every proper possibly causal path starts with an arc out of 
 the forbidden nodes are the possible descendants of the possibly causal nodes, and the
 paths to block are the definite-status ones. The same holds for a MAG or PAG (hidden
 variables allowed), where the first arc of each possibly causal path must also be visible
-(Zhang 2008). Condition 2 is decided by one search over (node, the mark the walk arrived
-by, the node before) triples, linear in the edges, for every kind; the minimal separator
+(Zhang 2008). In an MPDAG (a CPDAG oriented further by background knowledge and closed
+under Meek's rules) a possibly causal path must have no arc pointing back between any two
+of its nodes, not only between neighbours (Perkovic, Kalisch and Maathuis 2017); its
+reachability follows unshielded walks. Condition 2 is decided by one search over (node,
+the mark the walk arrived by, the node before) triples, linear in the edges, for every
+kind; the minimal separator
 of a DAG comes from networkx (``find_minimal_d_separator``, van der Zander, Liskiewicz and
 Textor's algorithm).
 """
@@ -30,6 +34,7 @@ from collections.abc import Iterable
 import networkx as nx
 import numpy as np
 
+from skbn.graph._array import meek_orient_array, pdag_to_dag_array
 from skbn.graph._convert import as_adjacency
 from skbn.graph._cpdag import is_cpdag
 from skbn.graph._pag import ARROW, CIRCLE, TAIL, endpoint_matrix, is_marked
@@ -49,7 +54,7 @@ _NONE, _CIRCLE, _ARROW, _TAIL = 0, CIRCLE, ARROW, TAIL
 
 
 class _Graph:
-    """A DAG, CPDAG, MAG or PAG as edge marks.
+    """A DAG, CPDAG, MPDAG, MAG or PAG as edge marks.
 
     ``mark[v][w]`` is the mark at ``w`` on the edge between ``v`` and ``w``: an arc
     ``v -> w`` has an arrow at ``w`` and a tail at ``v``; a CPDAG's undirected edge is held
@@ -95,6 +100,8 @@ class _Graph:
         pointing back, never entering ``avoid``; ``start`` is included.
         """
         step = self.forward if forward else self.backward
+        if self.kind == "mpdag":
+            return self._reach_unshielded(start, step, avoid)
         seen = set(start)
         stack = list(start)
         while stack:
@@ -105,6 +112,28 @@ class _Graph:
                     stack.append(w)
         return seen
 
+    def _reach_unshielded(self, start: set, step: dict, avoid) -> set:
+        """:meth:`reach` in an MPDAG: along unshielded walks only.
+
+        In an MPDAG a possibly causal path must have no arc pointing back between any two
+        of its nodes (Perkovic, Kalisch and Maathuis 2017), not only between neighbours;
+        dropping the middle of a shielded triple keeps that, so the nodes such paths reach
+        are those that unshielded walks reach, a search over (node, node before) pairs.
+        """
+        reached = set(start)
+        seen = {(v, None) for v in start}
+        stack = list(seen)
+        while stack:
+            v, prev = stack.pop()
+            for w in step[v]:
+                if w in avoid or w == prev or (prev is not None and self.adjacent(prev, w)):
+                    continue
+                if (w, v) not in seen:
+                    seen.add((w, v))
+                    reached.add(w)
+                    stack.append((w, v))
+        return reached
+
     def visible(self, a, b) -> bool:
         """Whether the arc ``a -> b`` is visible (Zhang 2008).
 
@@ -112,7 +141,7 @@ class _Graph:
         path into ``a`` whose inner nodes are all parents of ``b``. Every arc of a DAG or
         CPDAG is.
         """
-        if self.kind in ("dag", "cpdag"):
+        if self.kind in ("dag", "cpdag", "mpdag"):
             return True
 
         def into(v):  # the nodes with an edge into v
@@ -133,11 +162,22 @@ class _Graph:
         return False
 
 
+def _is_mpdag(A: np.ndarray) -> bool:
+    """Whether the PDAG ``A`` is maximally oriented (an MPDAG).
+
+    It is when it has a consistent DAG extension and Meek's rules orient nothing more: a
+    CPDAG with background knowledge, closed under the rules.
+    """
+    if pdag_to_dag_array(A) is None:
+        return False
+    return np.array_equal(meek_orient_array(A) != 0, A != 0)
+
+
 def _as_graph(graph, what: str) -> _Graph:
     """The graph as a :class:`_Graph`.
 
-    A cyclic graph, a PDAG that is no DAG's CPDAG and a PAG with selection edges are
-    refused.
+    A cyclic graph, a PDAG that is neither a CPDAG nor maximally oriented, and a PAG with
+    selection edges are refused.
     """
     if is_marked(graph):
         kind = graph.graph["kind"]
@@ -156,16 +196,20 @@ def _as_graph(graph, what: str) -> _Graph:
     both = (A != 0) & (A.T != 0)
     kind = "dag"
     if both.any():
-        if not is_cpdag(A):
+        if not is_cpdag(A) and _is_mpdag(A):
+            kind = "mpdag"
+        elif not is_cpdag(A):
             i, j = np.argwhere(both)[0]
             raise ValueError(
-                f"{what} needs a DAG, a CPDAG or a PAG; the graph has undirected edges "
-                f"({nodes[i]} - {nodes[j]} and {int(both.sum() // 2) - 1} more) but is not "
-                "the CPDAG of any DAG (a PDAG oriented further by background knowledge, or "
-                "with conflicting orientations). skbn.graph.to_cpdag gives the CPDAG of its "
-                "extension; skbn.causal.ida gives the possible effects."
+                f"{what} needs a DAG, a CPDAG, an MPDAG or a PAG; the graph has undirected "
+                f"edges ({nodes[i]} - {nodes[j]} and {int(both.sum() // 2) - 1} more) but is "
+                "neither the CPDAG of a DAG nor maximally oriented (Meek's rules orient more "
+                "of it, or it has no consistent DAG extension). skbn.graph.meek_orient "
+                "closes a PDAG under the rules; skbn.graph.to_cpdag gives the CPDAG of its "
+                "extension."
             )
-        kind = "cpdag"
+        else:
+            kind = "cpdag"
     M = np.where(both, _CIRCLE, np.where(A != 0, _ARROW, np.where(A.T != 0, _TAIL, _NONE)))
     G = _Graph(M.astype(np.int8), nodes, kind)
     if kind == "dag" and not nx.is_directed_acyclic_graph(G.dag()):
@@ -201,9 +245,32 @@ def _proper_causal_nodes(G: _Graph, X: set, Y: set) -> set:
     # which reach Y along possibly directed paths that avoid X: each lies on a proper
     # possibly causal path (or is a possible descendant of a node that does, which leaves
     # the forbidden set and the first edges of those paths unchanged)
+    if G.kind == "mpdag":
+        # per treatment, the paths from its first steps (see _first_steps) that hold no
+        # parent of it
+        found = set()
+        for x in X:
+            avoid = X | G.parents[x]
+            firsts = _first_steps(G, X, Y, x)
+            found |= G.reach(firsts, forward=True, avoid=avoid) & G.reach(
+                Y - avoid, forward=False, avoid=avoid
+            )
+        return found
     below = G.reach(X, forward=True, avoid=X) - X
     above = G.reach(Y, forward=False, avoid=X)
     return below & above
+
+
+def _first_steps(G: _Graph, X: set, Y: set, x) -> set:
+    """The nodes ``v`` whose edge from ``x`` starts a proper possibly causal path to Y.
+
+    The rest of such a path reaches Y without entering X and, in an MPDAG, without a
+    parent of ``x`` (an arc from a later node back into ``x`` would make the path
+    non-causal there).
+    """
+    avoid = X | G.parents[x] if G.kind == "mpdag" else X
+    above = G.reach(Y - avoid, forward=False, avoid=avoid)
+    return (G.forward[x] - X) & above
 
 
 def _not_amenable(G: _Graph, X: set, Y: set):
@@ -212,10 +279,9 @@ def _not_amenable(G: _Graph, X: set, Y: set):
     None when there is none (Perkovic et al.'s amenability: a DAG always is, a CPDAG when
     no such path starts with an undirected edge).
     """
-    above = G.reach(Y, forward=False, avoid=X)
     for x in sorted(X, key=str):
-        for v in sorted(G.forward[x] - X, key=str):
-            if v in above and not (G.directed(x, v) and G.visible(x, v)):
+        for v in sorted(_first_steps(G, X, Y, x), key=str):
+            if not (G.directed(x, v) and G.visible(x, v)):
                 return x, v
     return None
 
@@ -285,15 +351,18 @@ def proper_causal_nodes(graph, treatment, outcome) -> set:
     """The nodes other than the treatments on proper causal paths from them to the outcomes.
 
     A causal path is directed from a treatment to an outcome; it is proper when only its
-    first node is a treatment. In a CPDAG, MAG or PAG the paths are the *possibly* causal
-    ones, those with no arrowhead pointing back towards the treatment (an undirected edge
-    or a circle may point either way).
+    first node is a treatment. In a CPDAG, MPDAG, MAG or PAG the paths are the *possibly*
+    causal ones, those with no arrowhead pointing back towards the treatment (an undirected
+    edge or a circle may point either way; in an MPDAG, none between any two of its nodes).
+    In a CPDAG or MPDAG the set may also hold possible descendants of those nodes that
+    reach the outcomes only through them (which changes neither the forbidden nodes nor
+    the adjustment sets).
 
     Parameters
     ----------
     graph : networkx.DiGraph or array-like of shape (p, p)
-        A DAG, a CPDAG (an undirected edge is a pair of opposite arcs), or a MAG or PAG
-        (``graph["kind"]`` ``"mag"`` or ``"pag"``).
+        A DAG, a CPDAG or MPDAG (an undirected edge is a pair of opposite arcs), or a
+        MAG or PAG (``graph["kind"]`` ``"mag"`` or ``"pag"``).
     treatment, outcome : str or iterable of str
         Disjoint sets of nodes (a single name is a set of one).
 
@@ -317,13 +386,13 @@ def forbidden_nodes(graph, treatment, outcome) -> set:
 
     The treatments, and every descendant of a node on a proper causal path from them to the
     outcomes (that node included): conditioning on one would block part of the effect or
-    open a path that carries none of it. In a CPDAG, MAG or PAG: every possible descendant
-    of a node on a proper possibly causal path.
+    open a path that carries none of it. In a CPDAG, MPDAG, MAG or PAG: every possible
+    descendant of a node on a proper possibly causal path.
 
     Parameters
     ----------
     graph : networkx.DiGraph or array-like of shape (p, p)
-        A DAG, CPDAG, MAG or PAG.
+        A DAG, CPDAG, MPDAG, MAG or PAG.
     treatment, outcome : str or iterable of str
 
     Returns
@@ -352,12 +421,15 @@ def is_amenable(graph, treatment, outcome) -> bool:
     In a MAG or PAG the first arc must also be *visible* (Zhang 2008): some node not
     adjacent to ``v`` has an edge into ``x``, or a collider path into ``x`` through
     parents of ``v``; otherwise a hidden common cause of ``x`` and ``v`` cannot be ruled
-    out. A DAG is always amenable.
+    out. A DAG is always amenable. An MPDAG (a CPDAG oriented further by background
+    knowledge, such as tiers or required edges, and closed under Meek's rules) is amenable
+    under the same condition, its possibly causal paths having no arc back between any
+    two of their nodes; knowledge can make amenable what its CPDAG is not.
 
     Parameters
     ----------
     graph : networkx.DiGraph or array-like of shape (p, p)
-        A DAG, CPDAG, MAG or PAG.
+        A DAG, CPDAG, MPDAG, MAG or PAG.
     treatment, outcome : str or iterable of str
 
     Returns
@@ -381,7 +453,7 @@ def is_amenable(graph, treatment, outcome) -> bool:
 def is_adjustment_set(graph, treatment, outcome, adjustment) -> bool:
     """Whether ``adjustment`` is an adjustment set for the effect of treatment on outcome.
 
-    On a DAG, the adjustment criterion; on a CPDAG, MAG or PAG, Perkovic et al.'s
+    On a DAG, the adjustment criterion; on a CPDAG, MPDAG, MAG or PAG, Perkovic et al.'s
     generalised adjustment criterion (the graph amenable, no forbidden node in the set, and
     every proper definite-status non-causal path blocked). Both are complete: a set passes
     exactly when the adjustment formula gives the causal effect in every model of the DAG,
@@ -390,8 +462,8 @@ def is_adjustment_set(graph, treatment, outcome, adjustment) -> bool:
     Parameters
     ----------
     graph : networkx.DiGraph or array-like of shape (p, p)
-        A DAG, a CPDAG (an undirected edge is a pair of opposite arcs), or a MAG or PAG,
-        e.g. a learner's ``graph_``. A PAG with selection edges is refused.
+        A DAG, a CPDAG or MPDAG (an undirected edge is a pair of opposite arcs), or a
+        MAG or PAG, e.g. a learner's ``graph_``. A PAG with selection edges is refused.
     treatment, outcome : str or iterable of str
         Disjoint sets of nodes.
     adjustment : iterable of str
@@ -460,8 +532,8 @@ def adjustment_set(graph, treatment, outcome, kind: str = "optimal") -> list | N
     Parameters
     ----------
     graph : networkx.DiGraph or array-like of shape (p, p)
-        A DAG, a CPDAG (an undirected edge is a pair of opposite arcs), or a MAG or PAG,
-        e.g. a learner's ``graph_``. A PAG with selection edges is refused.
+        A DAG, a CPDAG or MPDAG (an undirected edge is a pair of opposite arcs), or a
+        MAG or PAG, e.g. a learner's ``graph_``. A PAG with selection edges is refused.
     treatment, outcome : str or iterable of str
         Disjoint sets of nodes.
     kind : {"optimal", "minimal", "parents", "canonical"}, default="optimal"
@@ -519,6 +591,18 @@ def adjustment_set(graph, treatment, outcome, kind: str = "optimal") -> list | N
     ['a', 'b']
     >>> adjustment_set(cpdag, "x", "y", kind="minimal")
     []
+
+    The CPDAG of ``a -> b -> x -> y <- a`` leaves ``a - b - x`` undirected: ``b`` may be an
+    effect of ``x``, and no set adjusts in every DAG of the class. Knowing ``b -> x`` (the
+    MPDAG) settles it:
+
+    >>> cpdag = dag_to_cpdag(nx.DiGraph([("a", "b"), ("b", "x"), ("x", "y"), ("a", "y")]))
+    >>> adjustment_set(cpdag, "x", "y") is None
+    True
+    >>> mpdag = cpdag.copy()
+    >>> mpdag.remove_edge("x", "b")
+    >>> adjustment_set(mpdag, "x", "y")
+    ['a']
     """
     if kind not in _KINDS:
         raise ValueError(f"kind must be one of {list(_KINDS)}; got {kind!r}.")

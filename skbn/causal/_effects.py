@@ -350,7 +350,7 @@ def adjusted_effect(
     X : DataFrame
         The data, a column per node (at least the treatment, the outcome and the set).
     graph : networkx.DiGraph or array-like of shape (p, p)
-        A DAG, or a CPDAG, MAG or PAG in which the effect is amenable to adjustment
+        A DAG, or a CPDAG, MPDAG, MAG or PAG in which the effect is amenable to adjustment
         (:func:`~skbn.causal.is_amenable`), e.g. a learner's ``graph_``; for a CPDAG that
         is not, :func:`ida` gives the possible effects. On a MAG or PAG name the kind of
         set (``"canonical"`` or ``"minimal"``): the O-set is defined for DAGs and CPDAGs.
@@ -394,11 +394,11 @@ def adjusted_effect(
     if blocking is not None:
         x, v = blocking
         raise ValueError(
-            f"The CPDAG leaves the edge {x} - {v} undirected, and {v} may lie on a causal "
-            f"path to {outcome}: the DAGs of the class disagree on the effect, so no set "
-            "adjusts for it in all of them (the graph is not amenable). skbn.causal.ida "
-            "gives the possible effects; background knowledge that orients the edge would "
-            "make it identifiable."
+            f"The {G.kind.upper()} leaves the edge {x} - {v} undirected, and {v} may lie on "
+            f"a causal path to {outcome}: the DAGs of the class disagree on the effect, so "
+            "no set adjusts for it in all of them (the graph is not amenable). "
+            + ("skbn.causal.ida gives the possible effects; " if G.kind == "cpdag" else "")
+            + "background knowledge that orients the edge would make it identifiable."
         )
     if isinstance(adjustment, str):
         Z = adjustment_set(graph, treatment, outcome, kind=adjustment)

@@ -61,7 +61,8 @@ def run(args) -> None:
     import numpy as np
 
     from skbn.causal import adjusted_effect, ida, is_amenable
-    from skbn.graph import is_cpdag
+    from skbn.causal._adjustment import _is_mpdag
+    from skbn.graph import is_cpdag, to_adjacency
     from skbn.graph._pag import MARK_KINDS
 
     if args.bootstrap < 0:
@@ -89,11 +90,21 @@ def run(args) -> None:
             "adjusts in every model of the class"
         )
         undirected = False
-    if undirected and is_cpdag(graph) and is_amenable(graph, args.treatment, args.outcome):
+    cpdag = undirected and is_cpdag(graph)
+    mpdag = undirected and not cpdag and _is_mpdag((to_adjacency(graph) != 0).astype("int8"))
+    if (cpdag or mpdag) and is_amenable(graph, args.treatment, args.outcome):
+        name = "a CPDAG" if cpdag else "an MPDAG (a CPDAG oriented by knowledge)"
         print(
-            f"graph       {args.graph}: a CPDAG in which every possibly causal path from "
+            f"graph       {args.graph}: {name} in which every possibly causal path from "
             f"{args.treatment} starts with an arc out of it, so one set adjusts in every DAG "
             "of the class"
+        )
+    elif mpdag:
+        raise ValueError(
+            f"{args.graph} is an MPDAG (a CPDAG oriented further by background knowledge) "
+            f"whose undirected edges at {args.treatment} leave the effect on {args.outcome} "
+            "open (not amenable to adjustment); IDA takes a CPDAG only. Orient more of the "
+            "graph to adjust."
         )
     elif undirected:
         if args.adjust != "optimal" or args.bootstrap:
