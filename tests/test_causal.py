@@ -18,9 +18,12 @@ from skbn.causal import (
     adjusted_effect,
     adjustment_set,
     forbidden_nodes,
+    frontdoor_effect,
+    frontdoor_set,
     ida,
     is_adjustment_set,
     is_amenable,
+    is_frontdoor_set,
     joint_ida,
     proper_causal_nodes,
 )
@@ -34,7 +37,7 @@ from skbn.graph import (
     to_adjacency,
 )
 from skbn.inference import total_effect
-from skbn.network import LinearGaussianNetwork
+from skbn.network import DiscreteBayesianNetwork, LinearGaussianNetwork
 
 
 def _random_sem(p, edges, seed):
@@ -787,3 +790,122 @@ def test_each_kind_of_pag_set_adjusts_in_the_dag_behind_it(kind):
                     assert not is_adjustment_set(pag, x, y, Z[:k] + Z[k + 1 :])
             found += 1
     assert found > 50
+
+
+# -- the front-door criterion -------------------------------------------------------------
+#
+# pgmpy's CausalInference answers it by brute force (tests/data/make_frontdoor_oracle.py);
+# the estimates are checked against the intervened model, with the confounder hidden.
+
+
+@pytest.mark.slow
+def test_the_frontdoor_criterion_agrees_with_pgmpy():
+    import gzip
+    import json
+
+    from tests.data.make_frontdoor_oracle import OUT
+
+    with gzip.open(OUT, "rt") as handle:
+        oracle = json.load(handle)
+    counts = {"valid": 0, "invalid": 0, "pairs with a set": 0, "pairs without": 0}
+    for case in oracle["cases"]:
+        dag = nx.DiGraph()
+        dag.add_nodes_from(case["nodes"])
+        dag.add_edges_from(map(tuple, case["edges"]))
+        x, y = case["x"], case["y"]
+        for candidate in case["candidates"]:
+            ours = is_frontdoor_set(dag, x, y, candidate["Z"])
+            assert ours == candidate["frontdoor"], (case["seed"], x, y, candidate["Z"])
+            counts["valid" if ours else "invalid"] += 1
+        every = case["all"]  # every valid set of measured nodes, by pgmpy's brute force
+        for kind in ("minimal", "maximal"):
+            found = frontdoor_set(dag, x, y, kind=kind, latents=case["latents"])
+            if not every:
+                assert found is None, (case["seed"], x, y, kind)
+                continue
+            assert found in every, (case["seed"], x, y, kind, found)
+            if kind == "minimal":
+                assert len(found) == min(map(len, every)), (case["seed"], x, y)
+            else:
+                # every node of a valid set that lies on a directed path from x to y
+                on_paths = nx.descendants(dag, x) & nx.ancestors(dag, y)
+                assert set(found) == set().union(*every) & on_paths, (case["seed"], x, y)
+        counts["pairs with a set" if every else "pairs without"] += 1
+    assert counts["valid"] > 60 and counts["invalid"] > 5000, counts
+    assert counts["pairs with a set"] > 40 and counts["pairs without"] > 500, counts
+
+
+def _frontdoor_network():
+    # u -> x, u -> y, x -> m -> y, every state of x reaching every state of m
+    return DiscreteBayesianNetwork(
+        states={v: ["0", "1"] for v in ("u", "x", "m", "y")},
+        parents={"x": ["u"], "m": ["x"], "y": ["u", "m"]},
+        cpts={
+            "u": [0.6, 0.4],
+            "x": [[0.85, 0.15], [0.2, 0.8]],
+            "m": [[0.8, 0.2], [0.25, 0.75]],
+            "y": [[[0.9, 0.1], [0.5, 0.5]], [[0.6, 0.4], [0.1, 0.9]]],
+        },
+    )
+
+
+def test_the_frontdoor_formula_gives_the_intervened_distribution_with_u_hidden():
+    network = _frontdoor_network()
+    data = network.sample(100000, random_state=0).drop(columns="u")
+    fit = frontdoor_effect(data, network.graph, "x", "y", n_bootstrap=30, random_state=0)
+    assert fit.adjustment == ["m"]
+    confounded = pd.crosstab(data["x"], data["y"], normalize="index")
+    for state in ("0", "1"):
+        truth = network.do({"x": state}).query("y")
+        for outcome in ("0", "1"):
+            assert abs(fit.estimate.loc[state, outcome] - truth[outcome]) < 0.01
+            assert fit.low.loc[state, outcome] <= fit.estimate.loc[state, outcome]
+            assert fit.estimate.loc[state, outcome] <= fit.high.loc[state, outcome]
+        # the naive conditional is off by the confounding, far beyond the tolerance
+        assert abs(confounded.loc[state, "1"] - truth["1"]) > 0.05
+    # no back-door set exists among the measured nodes: adjustment cannot do it
+    assert not any(is_adjustment_set(network.graph, "x", "y", Z) for Z in ([], ["m"]))
+
+
+def test_the_linear_frontdoor_estimate_is_the_total_effect():
+    # u -> x, u -> y, x -> m1 -> y, x -> m2 -> y: the effect is 0.8 * 1.5 + 0.5 * -1.0
+    names = ["u", "x", "m1", "m2", "y"]
+    W = np.zeros((5, 5))
+    W[0, 1], W[0, 4], W[1, 2], W[1, 3], W[2, 4], W[3, 4] = 1.2, 1.0, 0.8, 0.5, 1.5, -1.0
+    net = LinearGaussianNetwork(W, [1.0] * 5, names)
+    data = net.sample(50000, random_state=1).drop(columns="u")
+    dag = nx.DiGraph([("u", "x"), ("u", "y"), ("x", "m1"), ("x", "m2"), ("m1", "y"), ("m2", "y")])
+    fit = frontdoor_effect(data, dag, "x", "y", n_bootstrap=50, random_state=0)
+    assert fit.adjustment == ["m1", "m2"]
+    assert fit.estimate == pytest.approx(total_effect(net, "x", "y"), abs=0.03)
+    # a 95% interval around it, the truth within two of its widths
+    assert fit.low < fit.estimate < fit.high
+    assert abs(fit.estimate - 0.7) < 2 * (fit.high - fit.low)
+    # regressing y on x alone is biased by u
+    naive = np.polyfit(data["x"], data["y"], 1)[0]
+    assert abs(naive - 0.7) > 0.3
+    # one mediator alone leaves x -> m2 -> y open
+    assert not is_frontdoor_set(dag, "x", "y", ["m1"])
+    with pytest.raises(ValueError, match=r"\['m1'\] does not satisfy the front-door criterion"):
+        frontdoor_effect(data, dag, "x", "y", ["m1"])
+
+
+def test_frontdoor_refuses_bad_input_with_its_name():
+    dag = nx.DiGraph([("u", "x"), ("u", "y"), ("x", "m"), ("m", "y")])
+    frame = pd.DataFrame({"x": [0.1, 0.2], "m": [0.3, 0.1], "y": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="undirected edge .* CPDAG or PAG is not built"):
+        frontdoor_set(nx.DiGraph([("x", "m"), ("m", "x"), ("m", "y")]), "x", "y")
+    with pytest.raises(ValueError, match="treatment must be one node"):
+        is_frontdoor_set(dag, ["x", "u"], "y", ["m"])
+    with pytest.raises(ValueError, match=r"mediators: \['q'\] not in the graph"):
+        is_frontdoor_set(dag, "x", "y", ["q"])
+    with pytest.raises(ValueError, match=r"latents: \['q'\]"):
+        frontdoor_set(dag, "x", "y", latents=["q"])
+    with pytest.raises(ValueError, match="kind must be one of"):
+        frontdoor_set(dag, "x", "y", kind="best")
+    # u is hidden (no column) and m shares it: no set
+    shared = nx.DiGraph(list(dag.edges()) + [("u", "m")])
+    with pytest.raises(ValueError, match="No set satisfies the front-door criterion"):
+        frontdoor_effect(frame, shared, "x", "y")
+    with pytest.raises(ValueError, match="n_bootstrap"):
+        frontdoor_effect(frame, dag, "x", "y", n_bootstrap=-1)

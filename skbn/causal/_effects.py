@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Effects estimated from data and a graph: adjustment on a DAG, IDA on a CPDAG."""
+"""Effects estimated from data and a graph: adjustment, the front-door formula, IDA."""
 
 from __future__ import annotations
 
@@ -17,11 +17,13 @@ from skbn.causal._adjustment import (
     forbidden_nodes,
     is_adjustment_set,
 )
+from skbn.causal._frontdoor import _KINDS as _FRONTDOOR_KINDS
+from skbn.causal._frontdoor import frontdoor_set, is_frontdoor_set
 from skbn.graph._array import dag_to_cpdag_array, pdag_to_dag_array
 from skbn.graph._convert import as_adjacency
 from skbn.graph._cpdag import is_cpdag
 
-__all__ = ["AdjustedEffect", "adjusted_effect", "ida", "joint_ida"]
+__all__ = ["AdjustedEffect", "adjusted_effect", "frontdoor_effect", "ida", "joint_ida"]
 
 
 def _numeric_columns(X, columns: list, what: str) -> np.ndarray:
@@ -429,50 +431,199 @@ def adjusted_effect(
                 f"{Z} is not an adjustment set for the effect of {treatment} on {outcome}: "
                 f"{why}." + (f" The optimal set is {best}." if best is not None else "")
             )
+    _check_interval(n_bootstrap, confidence)
+    estimate = _estimator(
+        X,
+        [outcome, treatment, *Z],
+        "adjusted_effect",
+        _linear_effect,
+        lambda frame, xs, ys: _adjustment_formula(frame, treatment, outcome, Z, xs, ys),
+    )
+    point, low, high = _with_interval(estimate, len(X), n_bootstrap, confidence, random_state)
+    return AdjustedEffect(point, low, high, list(Z))
+
+
+def _estimator(X, columns: list, what: str, linear, formula):
+    """The estimate as a function of row positions, over ``columns``.
+
+    The columns are the outcome, the treatment, then the rest: ``linear(values)`` on
+    continuous data, ``formula(frame, x_states, y_states)`` on discrete data.
+    """
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"{what} takes the data as a DataFrame.")
+    missing = [c for c in columns if c not in X.columns]
+    if missing:
+        raise ValueError(f"{what}: the data have no column {missing}.")
+    if all(pd.api.types.is_float_dtype(X[c]) for c in columns):
+        values = _numeric_columns(X, columns, what)
+        return lambda rows: linear(values[rows])
+    frame = X[columns].dropna()
+    if len(frame) < len(X):
+        raise ValueError(
+            f"{what}: {len(X) - len(frame)} rows miss a value in {columns}; drop or impute "
+            "them first."
+        )
+    x_states = sorted(frame[columns[1]].unique().tolist(), key=str)
+    y_states = sorted(frame[columns[0]].unique().tolist(), key=str)
+    return lambda rows: formula(frame.iloc[rows], x_states, y_states)
+
+
+def _check_interval(n_bootstrap, confidence) -> None:
     if not isinstance(n_bootstrap, int | np.integer) or n_bootstrap < 0:
         raise ValueError(f"n_bootstrap must be a non-negative integer; got {n_bootstrap!r}.")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1); got {confidence!r}.")
-    columns = [outcome, treatment, *Z]
-    if not isinstance(X, pd.DataFrame):
-        raise TypeError("adjusted_effect takes the data as a DataFrame.")
-    missing = [c for c in columns if c not in X.columns]
-    if missing:
-        raise ValueError(f"adjusted_effect: the data have no column {missing}.")
-    continuous = all(pd.api.types.is_float_dtype(X[c]) for c in columns)
-    if continuous:
-        values = _numeric_columns(X, columns, "adjusted_effect")
 
-        def estimate(rows):
-            return _linear_effect(values[rows])
-    else:
-        frame = X[columns].dropna()
-        if len(frame) < len(X):
-            raise ValueError(
-                f"adjusted_effect: {len(X) - len(frame)} rows miss a value in {columns}; "
-                "drop or impute them first."
-            )
-        x_states = sorted(frame[treatment].unique().tolist(), key=str)
-        y_states = sorted(frame[outcome].unique().tolist(), key=str)
 
-        def estimate(rows):
-            return _adjustment_formula(frame.iloc[rows], treatment, outcome, Z, x_states, y_states)
+def _with_interval(estimate, n: int, n_bootstrap: int, confidence: float, random_state):
+    """The estimate on all ``n`` rows and its percentile interval over resampled rows.
 
-    n = len(X)
+    ``estimate`` maps row positions to a float or a DataFrame (an interval of the same
+    form, cell by cell).
+    """
     point = estimate(np.arange(n))
-    low = high = None
-    if n_bootstrap:
-        rng = check_random_state(random_state)
-        draws = [estimate(rng.randint(0, n, size=n)) for _ in range(n_bootstrap)]
-        tail = (1 - confidence) / 2 * 100
-        if continuous:
-            low, high = (float(v) for v in np.percentile(draws, [tail, 100 - tail]))
-        else:
-            stacked = np.stack([d.to_numpy() for d in draws])
-            low, high = (
-                pd.DataFrame(
-                    np.percentile(stacked, q, axis=0), index=point.index, columns=point.columns
-                )
-                for q in (tail, 100 - tail)
+    if not n_bootstrap:
+        return point, None, None
+    rng = check_random_state(random_state)
+    draws = [estimate(rng.randint(0, n, size=n)) for _ in range(n_bootstrap)]
+    tail = (1 - confidence) / 2 * 100
+    if not isinstance(point, pd.DataFrame):
+        low, high = (float(v) for v in np.percentile(draws, [tail, 100 - tail]))
+        return point, low, high
+    stacked = np.stack([d.to_numpy() for d in draws])
+    low, high = (
+        pd.DataFrame(np.percentile(stacked, q, axis=0), index=point.index, columns=point.columns)
+        for q in (tail, 100 - tail)
+    )
+    return point, low, high
+
+
+def _frontdoor_linear(values: np.ndarray) -> float:
+    # columns: outcome, treatment, mediators...: the mediators' regressions on the
+    # treatment, times their coefficients in the outcome's regression on both
+    if values.shape[1] == 2:
+        return 0.0  # no mediator: no directed path, no effect
+    ones = np.ones(len(values))
+    on_x, *_ = np.linalg.lstsq(np.column_stack([ones, values[:, 1]]), values[:, 2:], rcond=None)
+    on_xz, *_ = np.linalg.lstsq(np.column_stack([ones, values[:, 1:]]), values[:, 0], rcond=None)
+    return float(on_x[1] @ on_xz[2:])
+
+
+def _frontdoor_formula(frame: pd.DataFrame, x: str, y: str, Z: list, x_states, y_states):
+    """``sum_z P(z | x) sum_x' P(y | x', z) P(x')`` from counts (``P(y)`` without Z)."""
+    n = len(frame)
+    p_x = frame[x].value_counts().reindex(x_states, fill_value=0).to_numpy() / n
+    if (p_x == 0).any():
+        raise ValueError(f"No row has {x} = {x_states[int(np.argmax(p_x == 0))]!r}.")
+    if not Z:
+        p_y = frame[y].value_counts().reindex(y_states, fill_value=0).to_numpy() / n
+        return pd.DataFrame(np.tile(p_y, (len(x_states), 1)), index=x_states, columns=y_states)
+    out = np.zeros((len(x_states), len(y_states)))
+    for z, rows in frame.groupby(Z, observed=True):
+        key = z if isinstance(z, tuple) else (z,)
+        counts = pd.crosstab(rows[x], rows[y]).reindex(
+            index=x_states, columns=y_states, fill_value=0
+        )
+        totals = counts.sum(axis=1).to_numpy()
+        if (totals == 0).any():
+            missing = x_states[int(np.argmax(totals == 0))]
+            raise ValueError(
+                f"No row has {x} = {missing!r} where {dict(zip(Z, key))} ({len(rows)} rows "
+                "there): the front-door formula needs every treatment state with every "
+                "mediator state (positivity). Use fewer mediators or merge states."
             )
+        p_y_given_z = p_x @ (counts.to_numpy() / totals[:, None])  # sum_x' P(y|x',z) P(x')
+        p_z_given_x = totals / (p_x * n)  # P(z | x) for each x
+        out += p_z_given_x[:, None] * p_y_given_z[None, :]
+    return pd.DataFrame(out, index=x_states, columns=y_states)
+
+
+def frontdoor_effect(
+    X,
+    graph,
+    treatment: str,
+    outcome: str,
+    mediators="minimal",
+    *,
+    n_bootstrap: int = 0,
+    confidence: float = 0.95,
+    random_state=None,
+) -> AdjustedEffect:
+    """The effect of ``treatment`` on ``outcome`` by the front-door formula.
+
+    For an effect whose confounders are not measured but whose mediators are
+    (:func:`~skbn.causal.is_frontdoor_set`): ``P(y | do(x)) = sum_z P(z | x) sum_x'
+    P(y | x', z) P(x')``. Continuous data: the product of the mediators' coefficients on
+    the treatment and their coefficients in the outcome's regression on treatment and
+    mediators (the total effect in a linear model). Discrete data: the formula with the
+    data's frequencies.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The data: the treatment, the outcome and the mediators at least (the hidden
+        variables of the graph need no column).
+    graph : networkx.DiGraph or array-like of shape (p, p)
+        A DAG, hidden variables included as nodes.
+    treatment, outcome : str
+    mediators : {"minimal", "maximal"} or list of str, default="minimal"
+        A kind of :func:`~skbn.causal.frontdoor_set` among the nodes with a column in
+        ``X``, or the set itself (checked).
+    n_bootstrap : int, default=0
+        Resamples of the rows for a percentile interval; 0 for none.
+    confidence : float, default=0.95
+        The interval's coverage.
+    random_state : int, RandomState or None, default=None
+        Seed of the resamples.
+
+    Returns
+    -------
+    AdjustedEffect
+        Its ``adjustment`` is the mediator set.
+
+    Examples
+    --------
+    ``u`` confounds ``x`` and ``y`` and is not measured; ``m`` carries the effect:
+
+    >>> import networkx as nx
+    >>> import numpy as np
+    >>> from skbn.network import LinearGaussianNetwork
+    >>> W = np.zeros((4, 4))
+    >>> W[0, 1], W[0, 3], W[1, 2], W[2, 3] = 1.0, 1.0, 0.8, 1.5  # u -> x, u -> y, x -> m -> y
+    >>> net = LinearGaussianNetwork(W, [1, 1, 1, 1], ["u", "x", "m", "y"])
+    >>> data = net.sample(20000, random_state=0).drop(columns="u")
+    >>> dag = nx.DiGraph([("u", "x"), ("u", "y"), ("x", "m"), ("m", "y")])
+    >>> fit = frontdoor_effect(data, dag, "x", "y")
+    >>> fit.adjustment, round(fit.estimate, 1)  # 0.8 * 1.5
+    (['m'], 1.2)
+    """
+    if isinstance(mediators, str) and mediators in _FRONTDOOR_KINDS:
+        if not isinstance(X, pd.DataFrame):
+            raise TypeError("frontdoor_effect takes the data as a DataFrame.")
+        dag_nodes = list(as_adjacency(graph)[1])
+        # the graph's nodes without a column are the unmeasured ones: never mediators
+        unmeasured = [v for v in dag_nodes if v not in X.columns and v not in (treatment, outcome)]
+        Z = frontdoor_set(graph, treatment, outcome, kind=mediators, latents=unmeasured)
+        if Z is None:
+            raise ValueError(
+                f"No set satisfies the front-door criterion for the effect of {treatment} "
+                f"on {outcome} in this graph: every candidate mediator shares an open path "
+                f"with {treatment} or {outcome}, or some directed path avoids them all."
+            )
+    else:
+        Z = sorted([mediators] if isinstance(mediators, str) else mediators)
+        if not is_frontdoor_set(graph, treatment, outcome, Z):
+            raise ValueError(
+                f"{Z} does not satisfy the front-door criterion for the effect of "
+                f"{treatment} on {outcome}."
+            )
+    _check_interval(n_bootstrap, confidence)
+    estimate = _estimator(
+        X,
+        [outcome, treatment, *Z],
+        "frontdoor_effect",
+        _frontdoor_linear,
+        lambda frame, xs, ys: _frontdoor_formula(frame, treatment, outcome, Z, xs, ys),
+    )
+    point, low, high = _with_interval(estimate, len(X), n_bootstrap, confidence, random_state)
     return AdjustedEffect(point, low, high, list(Z))
