@@ -504,6 +504,47 @@ def test_local_ida_gives_the_effects_of_the_dags_in_the_class():
     assert checked >= 300
 
 
+@pytest.mark.slow
+def test_ida_on_an_mpdag_gives_the_effects_of_the_dags_it_stands_for():
+    # the same fact as above, over the DAGs of the class that have the MPDAG's arcs; local
+    # IDA alone would keep parent sets that the knowledge rules out
+    rng = np.random.default_rng(5)
+    checked = ruled_out = joint = 0
+    for seed in range(60):
+        mpdag, nodes, dags = _random_mpdag(rng, 7, seed)
+        if is_cpdag(mpdag) or not any(mpdag.has_edge(v, u) for u, v in mpdag.edges()):
+            continue
+        dag = dags[0]  # the data's DAG, one of those the MPDAG stands for
+        W = to_adjacency(dag, nodes) * np.random.default_rng(seed).uniform(0.5, 1.5, (7, 7))
+        inverse = np.linalg.inv(np.eye(7) - W)
+        cov = inverse.T @ inverse
+        data = _exact_sample(cov, nodes)
+        cpdag = dag_to_cpdag(dag)
+        for x, y in itertools.permutations(nodes[:5], 2):
+            semi_local = ida(data, mpdag, x, y)
+            global_ = [
+                0.0
+                if y in d.predecessors(x)
+                else _regression_coefficient(cov, nodes, x, y, sorted(d.predecessors(x)))
+                for d in dags
+            ]
+            assert np.allclose(np.unique(semi_local.round(9)), np.unique(np.round(global_, 9)))
+            assert np.isclose(semi_local, global_[0]).any()  # the data's DAG's own effect
+            ruled_out += len(ida(data, cpdag, x, y)) > len(semi_local)
+            checked += 1
+        for _ in range(5):
+            chosen = rng.choice(nodes, size=3, replace=False).tolist()
+            treatments, y = chosen[:2], chosen[2]
+            rows = np.unique(joint_ida(data, mpdag, treatments, y).round(9), axis=0)
+            global_ = np.unique(
+                np.round([_joint_effects_in(d, nodes, cov, treatments, y) for d in dags], 9),
+                axis=0,
+            )
+            assert rows.shape == global_.shape and np.allclose(rows, global_), (seed, chosen)
+            joint += 1
+    assert checked >= 300 and ruled_out >= 30 and joint >= 100, (checked, ruled_out, joint)
+
+
 def test_ida_on_a_dag_gives_one_effect_and_on_a_complete_cpdag_one_per_order():
     W = np.array([[0, 0.8, 0.5], [0, 0, 1.5], [0, 0, 0]])
     net = LinearGaussianNetwork(W, [1, 1, 1], ["a", "x", "y"])

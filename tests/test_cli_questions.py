@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skbn.causal import adjusted_effect
+from skbn.causal import adjusted_effect, ida
 from skbn.cli import main
 from skbn.datasets import load_network
 from skbn.graph import write_graph
@@ -165,10 +165,14 @@ def test_effect_on_an_mpdag_adjusts_where_knowledge_makes_it_amenable(capsys, tm
     assert "an MPDAG (a CPDAG oriented by knowledge) in which every possibly causal" in out
     assert "adjust for  a  (optimal set)" in out
     assert _numbers(out.splitlines()[2])[0] == pytest.approx(1.5, abs=0.05)
-    # the effect of b on y starts with the undirected b - a: refused, IDA not offered
-    assert main([*argv[:3], "--treatment", "b", "--outcome", "y"]) == 2
-    err = capsys.readouterr().err
-    assert "is an MPDAG" in err and "IDA takes a CPDAG only" in err
+    # the effect of b on y starts with the undirected b - a: IDA's effects, one per parent
+    # set of b that a DAG of the MPDAG has ({} and {a}), as the Python call gives them
+    assert main([*argv[:3], "--treatment", "b", "--outcome", "y"]) == 0
+    out = capsys.readouterr().out
+    assert "an MPDAG, so the parents of b are open" in out
+    effects = ida(pd.read_csv(path), mpdag, "b", "y")
+    assert len(effects) == 2
+    assert _numbers(out.splitlines()[2]) == pytest.approx(effects.tolist(), rel=1e-3)
 
 
 def test_effect_on_a_pag_adjusts_for_the_canonical_set(capsys, tmp_path):

@@ -12,6 +12,7 @@ from sklearn.utils import check_random_state
 
 from skbn.causal._adjustment import (
     _check,
+    _is_mpdag,
     _not_amenable,
     adjustment_set,
     forbidden_nodes,
@@ -63,15 +64,19 @@ def ida(X, cpdag, treatment: str, outcome: str) -> np.ndarray:
     neighbours pairwise adjacent and adjacent to every parent, so that no new collider
     appears at the treatment) gives one effect, the coefficient of the treatment when the
     outcome is regressed on it and its parents. The distinct values are those of every DAG
-    of the class (Maathuis, Kalisch and Buhlmann 2009); their multiplicities are not.
+    of the class (Maathuis, Kalisch and Buhlmann 2009); their multiplicities are not. On
+    an MPDAG (a CPDAG oriented further by background knowledge and closed under Meek's
+    rules) a locally valid set is kept only when some DAG the MPDAG stands for gives the
+    treatment those parents (a consistent extension with them, the semi-local variant of
+    Perkovic, Kalisch and Maathuis 2017), so the values are those of its DAGs.
 
     Parameters
     ----------
     X : DataFrame
         Continuous data with a column per node of the graph.
     cpdag : networkx.DiGraph or array-like of shape (p, p)
-        A CPDAG (an undirected edge is a pair of opposite arcs), e.g. a learner's
-        ``graph_``; a DAG gives its one effect.
+        A CPDAG or MPDAG (an undirected edge is a pair of opposite arcs), e.g. a
+        learner's ``graph_``; a DAG gives its one effect.
     treatment, outcome : str
         Two nodes.
 
@@ -112,9 +117,14 @@ def ida(X, cpdag, treatment: str, outcome: str) -> np.ndarray:
     x, y = nodes.index(treatment), nodes.index(outcome)
     values = _numeric_columns(X, list(nodes), "ida")
     cov = np.cov(values, rowvar=False)
+    A = (A != 0).astype(np.int8)
+    parent_sets = _local_parent_sets(A, x)
+    if np.any(A & A.T) and not is_cpdag(A) and _is_mpdag(A):
+        # knowledge may rule out a locally valid set: keep those some DAG it stands for has
+        C = dag_to_cpdag_array(pdag_to_dag_array(A))
+        parent_sets = [S for S in parent_sets if _joint_extension(A, [x], [S], C)]
     effects = [
-        0.0 if y in parents else _coefficient(cov, [x, *parents], y)
-        for parents in _local_parent_sets(A, x)
+        0.0 if y in parents else _coefficient(cov, [x, *parents], y) for parents in parent_sets
     ]
     return np.sort(np.array(effects))
 
@@ -135,8 +145,12 @@ def _local_parent_sets(A: np.ndarray, x: int) -> list[list[int]]:
     return sets
 
 
-def _joint_extension(A: np.ndarray, treatments: list[int], parent_sets) -> bool:
-    """Whether some DAG of the CPDAG ``A``'s class gives each treatment those parents."""
+def _joint_extension(A: np.ndarray, treatments: list[int], parent_sets, C=None) -> bool:
+    """Whether some DAG that ``A`` stands for gives each treatment those parents.
+
+    ``A`` is a CPDAG, or an MPDAG whose class has the CPDAG ``C``; a DAG it stands for
+    has its arcs and that CPDAG.
+    """
     P = A.copy()
     for x, chosen in zip(treatments, parent_sets):
         for s in np.flatnonzero((A[:, x] != 0) & (A[x, :] != 0)):
@@ -148,7 +162,7 @@ def _joint_extension(A: np.ndarray, treatments: list[int], parent_sets) -> bool:
         if sorted(np.flatnonzero((P[:, x] != 0) & (P[x, :] == 0)).tolist()) != chosen:
             return False
     D = pdag_to_dag_array(P)
-    return D is not None and np.array_equal(dag_to_cpdag_array(D), A)
+    return D is not None and np.array_equal(dag_to_cpdag_array(D), A if C is None else C)
 
 
 def _recursive_effects(cov: np.ndarray, treatments: list[int], parent_sets, y: int):
@@ -201,7 +215,8 @@ def joint_ida(X, cpdag, treatments, outcome: str) -> np.ndarray:
     X : DataFrame
         Continuous data with a column per node of the graph.
     cpdag : networkx.DiGraph or array-like of shape (p, p)
-        A CPDAG (an undirected edge is a pair of opposite arcs); a DAG gives one row.
+        A CPDAG or MPDAG (an undirected edge is a pair of opposite arcs); a DAG gives one
+        row. On an MPDAG only the parent sets some DAG it stands for has are combined.
     treatments : list of str
         The nodes intervened on together (one or more).
     outcome : str
@@ -249,18 +264,22 @@ def joint_ida(X, cpdag, treatments, outcome: str) -> np.ndarray:
         raise ValueError(f"treatments must be distinct nodes, at least one; got {names}.")
     if outcome in names:
         raise ValueError(f"the outcome {outcome!r} is among the treatments.")
+    C = None
     if np.any(A & A.T) and not is_cpdag(A):
-        raise ValueError(
-            "joint_ida needs a CPDAG; the graph has undirected edges but is no DAG's CPDAG "
-            "(skbn.graph.to_cpdag gives the CPDAG of its extension)."
-        )
+        if not _is_mpdag(A):
+            raise ValueError(
+                "joint_ida needs a CPDAG or an MPDAG; the graph has undirected edges but is "
+                "neither a DAG's CPDAG nor closed under Meek's rules (skbn.graph.to_cpdag "
+                "gives the CPDAG of its extension, skbn.graph.meek_orient closes it)."
+            )
+        C = dag_to_cpdag_array(pdag_to_dag_array(A))
     xs = [nodes.index(v) for v in names]
     y = nodes.index(outcome)
     cov = np.cov(_numeric_columns(X, list(nodes), "joint_ida"), rowvar=False)
     options = [_local_parent_sets(A, x) for x in xs]
     rows = []
     for combination in itertools.product(*options):
-        if len(xs) > 1 and not _joint_extension(A, xs, combination):
+        if (len(xs) > 1 or C is not None) and not _joint_extension(A, xs, combination, C):
             continue
         rows.append(_recursive_effects(cov, xs, list(combination), y))
     return np.array(sorted(rows), dtype=np.float64).reshape(len(rows), len(xs))

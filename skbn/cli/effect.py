@@ -99,23 +99,17 @@ def run(args) -> None:
             f"{args.treatment} starts with an arc out of it, so one set adjusts in every DAG "
             "of the class"
         )
-    elif mpdag:
-        raise ValueError(
-            f"{args.graph} is an MPDAG (a CPDAG oriented further by background knowledge) "
-            f"whose undirected edges at {args.treatment} leave the effect on {args.outcome} "
-            "open (not amenable to adjustment); IDA takes a CPDAG only. Orient more of the "
-            "graph to adjust."
-        )
     elif undirected:
+        name = "an MPDAG" if mpdag else "a CPDAG"
         if args.adjust != "optimal" or args.bootstrap:
             raise ValueError(
-                f"{args.graph} is a CPDAG whose undirected edges at {args.treatment} leave "
+                f"{args.graph} is {name} whose undirected edges at {args.treatment} leave "
                 f"the effect on {args.outcome} open (not amenable to adjustment): IDA lists "
                 "the possible effects, with no adjustment set to choose and no bootstrap; "
                 "orient the graph first to adjust."
             )
         effects = ida(X, graph, args.treatment, args.outcome)
-        print(f"graph       {args.graph}: a CPDAG, so the parents of {args.treatment} are open")
+        print(f"graph       {args.graph}: {name}, so the parents of {args.treatment} are open")
         print(f"IDA         {len(effects)} possible effects of {args.treatment} on {args.outcome}:")
         print("  " + ", ".join(f"{e:.4g}" for e in effects))
         print(f"range       {np.min(effects):.4g} to {np.max(effects):.4g}")
