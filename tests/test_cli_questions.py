@@ -214,3 +214,32 @@ def test_query_map_prints_the_subset_state_and_its_posterior(capsys):
         assert f"  {node} = {value}\n" in out
     assert main(["query", "asia", "--mpe", "--target", "lung"]) == 2
     assert "use --map" in capsys.readouterr().err
+
+
+def test_effect_by_the_frontdoor_formula_with_the_confounder_hidden(capsys, tmp_path):
+    from skbn.causal import frontdoor_effect
+
+    # u -> x, u -> y, x -> m -> y with u not in the data: no adjustment set, one front door
+    names = ["u", "x", "m", "y"]
+    W = np.zeros((4, 4))
+    W[0, 1], W[0, 3], W[1, 2], W[2, 3] = 1.0, 1.0, 0.8, 1.5
+    data = LinearGaussianNetwork(W, [1] * 4, names).sample(20000, random_state=0)
+    path = tmp_path / "lin.csv"
+    data.drop(columns="u").to_csv(path, index=False)
+    dag = nx.DiGraph([("u", "x"), ("u", "y"), ("x", "m"), ("m", "y")])
+    dag_path = tmp_path / "dag.json"
+    write_graph(dag, dag_path)
+    argv = ["effect", str(path), str(dag_path), "--treatment", "x", "--outcome", "y"]
+    assert main([*argv, "--frontdoor", "--bootstrap", "20"]) == 0
+    out = capsys.readouterr().out
+    fit = frontdoor_effect(pd.read_csv(path), dag, "x", "y")
+    assert "a DAG with u hidden (no column)" in out
+    assert "mediators   m  (minimal front-door set)" in out
+    assert _numbers(out.splitlines()[2])[0] == pytest.approx(fit.estimate, rel=1e-3)
+    assert fit.estimate == pytest.approx(1.2, abs=0.05)
+    # the same graph without --frontdoor: adjustment needs u, which has no column
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "holds ['u'], which the data have no column for" in err and "--frontdoor" in err
+    assert main([*argv, "--frontdoor", "x"]) == 2
+    assert "mediators hold the treatment" in capsys.readouterr().err

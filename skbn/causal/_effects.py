@@ -451,6 +451,14 @@ def adjusted_effect(
                 f"{why}." + (f" The optimal set is {best}." if best is not None else "")
             )
     _check_interval(n_bootstrap, confidence)
+    unmeasured = [v for v in Z if isinstance(X, pd.DataFrame) and v not in X.columns]
+    if unmeasured:
+        raise ValueError(
+            f"adjusted_effect: the adjustment set {Z} holds {unmeasured}, which the data have "
+            "no column for. Name a set of measured nodes (is_adjustment_set checks it), or, "
+            "if they are hidden confounders, use the front-door formula where mediators "
+            "carry the effect (skbn.causal.frontdoor_effect, skbn effect --frontdoor)."
+        )
     estimate = _estimator(
         X,
         [outcome, treatment, *Z],
