@@ -627,7 +627,13 @@ def report(_args) -> None:
         "minutes after a CI job ended gave 14.1x to 30.9x at p = 100 where the one kept "
         "gives 19.2x to 32.8x: single timed runs vary by about 15%), and GFCI's again later "
         "that day after FGES's backward phase moved into a kernel; the FCIT-at-scale rows "
-        "on the same day, with another benchmark on the second core; the other rows "
+        "at p = 300 and 1,000 on the same day, with another benchmark on the second core, "
+        "and those at p = 10,000 on 2026-12-07/08 (a fresh machine of the same kind), with "
+        "single-process unit tests on the second core for part of each fit (an earlier "
+        "timing of seed 0, nothing else running for most of it, took 996 s; this one "
+        "1,128 s); seed 2 was killed for memory at 24.3 GB until FCIT stopped keeping the "
+        "adjacency stage's tests for the whole fit, and ran after that change (peak about "
+        "5.8 GB; the PAG of seeds 0 and 1 does not depend on it); the other rows "
         "(Tetrad's score-guided members among them) are earlier runs of one process per "
         "grid.",
     ]
