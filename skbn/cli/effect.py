@@ -18,7 +18,7 @@ EXAMPLE = """examples:
   skbn effect asia.csv asia --treatment smoke --outcome dysp --adjust minimal
   skbn learn asia.csv --learner hc --out dag.json
   skbn effect asia.csv dag.json --treatment smoke --outcome dysp
-  skbn effect data.csv dag.json --treatment x --outcome y --frontdoor --bootstrap 200
+  skbn effect asia.csv asia --treatment smoke --outcome dysp --frontdoor --bootstrap 20
 """
 
 #: One line for ``skbn --help``.
