@@ -20,9 +20,8 @@ intercept every directed path; the smallest such subset is a minimum vertex cut.
 from __future__ import annotations
 
 import networkx as nx
-import numpy as np
 
-from skbn.graph._convert import as_adjacency
+from skbn.causal._adjustment import _as_graph
 
 __all__ = ["frontdoor_set", "is_frontdoor_set"]
 
@@ -30,24 +29,17 @@ _KINDS = ("minimal", "maximal")
 
 
 def _as_dag(graph, what: str) -> nx.DiGraph:
-    A, nodes = as_adjacency(graph)
-    A = A != 0
-    if np.any(A & A.T):
-        i, j = np.argwhere(A & A.T)[0]
+    # the adjustment functions' reading of a graph, which refuses cycles and bad PDAGs
+    G = _as_graph(graph, what)
+    if G.kind != "dag":
+        got = f"a {G.kind.upper()}"
+        if G.kind in ("cpdag", "mpdag"):
+            got = f"an undirected edge ({got})"
         raise ValueError(
-            f"{what} needs a DAG (hidden variables as nodes of it); the graph has the "
-            f"undirected edge {nodes[i]} - {nodes[j]}. The front-door criterion on a CPDAG "
-            "or PAG is not built."
+            f"{what} needs a DAG (hidden variables as nodes of it); the graph has {got}. "
+            "The front-door criterion on a CPDAG or PAG is not built."
         )
-    if getattr(graph, "graph", {}).get("kind") in ("pag", "mag"):
-        raise ValueError(f"{what} needs a DAG; got a {graph.graph['kind'].upper()}.")
-    dag = nx.DiGraph()
-    dag.add_nodes_from(nodes)
-    dag.add_edges_from((nodes[i], nodes[j]) for i, j in zip(*np.nonzero(A)))
-    if not nx.is_directed_acyclic_graph(dag):
-        cycle = " -> ".join(str(u) for u, _ in nx.find_cycle(dag))
-        raise ValueError(f"{what} needs a DAG; the graph has a directed cycle ({cycle}).")
-    return dag
+    return G.dag()
 
 
 def _check(graph, treatment, outcome, what: str):
