@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["gaussian_kernel_factor", "pairwise_distance_median"]
+__all__ = ["cosine_features", "gaussian_kernel_factor", "pairwise_distance_median"]
 
 
 @njit(cache=True, nogil=True)
@@ -137,3 +137,54 @@ def weighted_product_square_sum(gx, gy, width):
             outside += value * value
         sums[i] = inside + 2.0 * outside
     return sums.sum()
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def cosine_features(points, weights, offsets):
+    """Random Fourier features ``sqrt(2) cos(points @ weights.T + offsets)``, standardised.
+
+    The cosines run in parallel over rows; the column means and standard deviations
+    (``ddof=1``) are sums in row order, the same whatever the number of threads.
+
+    Parameters
+    ----------
+    points : float64 array (n, d), C-contiguous
+    weights : float64 array (f, d), C-contiguous
+    offsets : float64 array (f,)
+
+    Returns
+    -------
+    float64 array (n, f)
+        Each column centred and scaled to sample standard deviation 1 (0 if constant, or
+        with a standard deviation of at most 1e-12, the rounding of a constant).
+    """
+    n, d = points.shape
+    f = weights.shape[0]
+    out = np.empty((n, f))
+    root2 = math.sqrt(2.0)
+    for i in prange(n):
+        for j in range(f):
+            arg = 0.0
+            for k in range(d):
+                arg += points[i, k] * weights[j, k]
+            out[i, j] = root2 * math.cos(arg + offsets[j])
+    means = np.zeros(f)
+    for i in range(n):
+        for j in range(f):
+            means[j] += out[i, j]
+    means /= n
+    squares = np.zeros(f)
+    for i in range(n):
+        for j in range(f):
+            centred = out[i, j] - means[j]
+            out[i, j] = centred
+            squares[j] += centred * centred
+    scales = np.zeros(f)
+    for j in range(f):
+        sd = math.sqrt(squares[j] / (n - 1)) if n > 1 else 0.0
+        if sd > 1e-12:  # a feature of at most sqrt(2); below this, rounding of a constant
+            scales[j] = 1.0 / sd
+    for i in range(n):
+        for j in range(f):
+            out[i, j] *= scales[j]
+    return out
