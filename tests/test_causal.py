@@ -283,6 +283,14 @@ def test_each_kind_of_cpdag_set_adjusts_in_every_dag_of_the_class(kind):
                 none += 1
                 continue
             assert all(is_adjustment_set(d, x, y, Z) for d in dags), (seed, x, y, Z)
+            if kind == "optimal" and _b_causal_nodes(cpdag, x, y):
+                # the O-set from the causal nodes and forbidden nodes found by listing paths
+                # (the proper causal nodes skbn computes may hold more; the set may not move)
+                causal = _b_causal_nodes(cpdag, x, y)
+                parents = {
+                    u for w in causal for u in cpdag.predecessors(w) if not cpdag.has_edge(w, u)
+                }
+                assert Z == sorted(parents - _b_forbidden(cpdag, x, y)), (seed, x, y)
             if kind == "minimal":
                 for S in _subsets(Z, len(Z) - 1):
                     assert not is_adjustment_set(cpdag, x, y, S), (seed, x, y, Z, S)
