@@ -92,6 +92,98 @@ def possible_dsep(M, table, degree, x, y, max_length):
 
 
 @njit(cache=True)
+def _reach_row(steps, reach, done, r):
+    """Fill ``reach[r]`` (the nodes a path of one or more steps from ``r`` reaches)."""
+    if done[r]:
+        return
+    p = steps.shape[0]
+    stack = np.empty(p + 1, dtype=np.int64)
+    stack[0] = r
+    top = 1
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        for w in range(p):
+            if steps[u, w] and not reach[r, w]:
+                reach[r, w] = True
+                stack[top] = w
+                top += 1
+    done[r] = True
+
+
+@njit(cache=True)
+def tetrad_possible_dsep(M, x, max_length):
+    """Possible-D-Sep of ``x`` as Tetrad 7.6.8's ``Paths.possibleDsep`` computes it, sorted.
+
+    Breadth first over edges ``(a, b)`` from ``x``, up to ``max_length`` edges, going on
+    through ``b`` to ``c`` when ``b`` is a collider on ``a, b, c`` or ``a`` and ``c`` are
+    adjacent. The neighbours of ``x`` belong; a later ``b`` belongs when some node seen next
+    to it (other than ``x``) has a semi-directed path (no arrowhead at the start of any
+    step) to ``x`` or to ``b``. Each semi-directed reach is searched once per call.
+
+    Parameters
+    ----------
+    M : int8 array (p, p)
+        The endpoint matrix.
+    x : int
+    max_length : int
+
+    Returns
+    -------
+    int64 array
+    """
+    p = M.shape[0]
+    steps = np.zeros((p, p), dtype=np.bool_)
+    edges = 0
+    for u in range(p):
+        for v in range(p):
+            if M[u, v] != 0:
+                edges += 1
+                if M[v, u] != ARROW:
+                    steps[u, v] = True
+    reach = np.zeros((p, p), dtype=np.bool_)
+    done = np.zeros(p, dtype=np.bool_)
+    previous = np.zeros((p, p), dtype=np.bool_)  # previous[b, r]: r was seen next to b
+    seen = np.zeros((p, p), dtype=np.bool_)
+    found = np.zeros(p, dtype=np.bool_)
+    qa = np.empty(edges + 1, dtype=np.int64)
+    qb = np.empty(edges + 1, dtype=np.int64)
+    ql = np.empty(edges + 1, dtype=np.int64)
+    head = 0
+    tail = 0
+    for b in range(p):
+        if M[x, b] != 0:
+            qa[tail], qb[tail], ql[tail] = x, b, 1
+            tail += 1
+            seen[x, b] = True
+            previous[b, x] = True
+            found[b] = True
+    while head < tail:
+        a, b, length = qa[head], qb[head], ql[head]
+        head += 1
+        if length > max_length:
+            break
+        if not found[b]:
+            for r in range(p):
+                if previous[b, r] and r != x:
+                    _reach_row(steps, reach, done, r)
+                    if reach[r, x] or reach[r, b]:
+                        found[b] = True
+                        break
+        for c in range(p):
+            if M[b, c] == 0 or c == a or c == x:
+                continue
+            previous[c, b] = True
+            if (M[a, b] == ARROW and M[c, b] == ARROW) or M[a, c] != 0:
+                if not seen[b, c]:
+                    seen[b, c] = True
+                    qa[tail], qb[tail], ql[tail] = b, c, length + 1
+                    tail += 1
+    found[x] = False
+    return np.flatnonzero(found)
+
+
+@njit(cache=True)
 def first_separating_fisher_z(corr, n, x, y, pool, adj, max_size, alpha):
     """The first subset of ``pool`` whose Fisher-z test finds ``x`` and ``y`` independent.
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from numbers import Integral
 
 import numpy as np
@@ -14,12 +13,11 @@ from skbn._kernels.pag_rules import unshielded_triples
 from skbn._kernels.possible_dsep import (
     possible_dsep,
     possible_dsep_stage_fisher_z,
+    tetrad_possible_dsep,
 )
 from skbn.base import BaseStructureLearner
-from skbn.graph._array import has_path
 from skbn.graph._fci_rules import apply_rules, orient_unshielded_colliders
 from skbn.graph._fci_schedule import (
-    _semi_directed,
     recursive_ddp_sepset,
     tetrad_final_orientation,
 )
@@ -59,38 +57,11 @@ def _tetrad_possible_dsep(M: np.ndarray, x: int, max_length: int = 3) -> list[in
     Breadth first over edges ``(a, b)`` from ``x``, up to ``max_length`` edges, continuing
     through ``b`` to ``c`` when ``b`` is a collider on ``a, b, c`` or ``a`` and ``c`` are
     adjacent. The neighbours of ``x`` belong; a later ``b`` belongs when some node seen next
-    to it (other than ``x``) has a semi-directed path to ``x`` or to ``b``.
+    to it (other than ``x``) has a semi-directed path to ``x`` or to ``b``
+    (:func:`skbn._kernels.possible_dsep.tetrad_possible_dsep`).
     """
-    adjacent = M != 0
-    steps = _semi_directed(M)
-    found: set = set()
-    previous: dict = {}
-    queue: deque = deque()
-    seen: set = set()
-    for b in np.flatnonzero(adjacent[x]).tolist():
-        queue.append((x, b, 1))
-        seen.add((x, b))
-        previous.setdefault(b, set()).add(x)
-        found.add(b)
-    while queue:
-        a, b, length = queue.popleft()
-        if length > max_length:
-            break
-        if b not in found:
-            for r in previous.get(b, ()):
-                if r != x and (has_path(steps, r, x) or has_path(steps, r, b)):
-                    found.add(b)
-                    break
-        for c in np.flatnonzero(adjacent[b]).tolist():
-            if c in (a, x):
-                continue
-            previous.setdefault(c, set()).add(b)
-            if (M[a, b] == ARROW and M[c, b] == ARROW) or adjacent[a, c]:
-                if (b, c) not in seen:
-                    seen.add((b, c))
-                    queue.append((b, c, length + 1))
-    found.discard(x)
-    return sorted(found)
+    marks = np.ascontiguousarray(M, dtype=np.int8)
+    return tetrad_possible_dsep(marks, int(x), int(max_length)).tolist()
 
 
 def _possible_dsep_pairs(adj: np.ndarray) -> list[tuple[int, int]]:
