@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Nonlinear and non-Gaussian data: skbn's kernel tests and LiNGAM against causal-learn and lingam.
 
-Four parts, each a resumable grid whose rows go to ``results/nonlinear/nonlinear_<part>.csv``:
+Five parts, each a resumable grid whose rows go to ``results/nonlinear/nonlinear_<part>.csv``:
 
 * ``tests``: one CI test per case, on the same data for every library. Null cases: ``x``
   and ``y`` nonlinear functions of ``S`` (or, with ``S`` empty, of two independent
@@ -15,6 +15,8 @@ Four parts, each a resumable grid whose rows go to ``results/nonlinear/nonlinear
   run 1,000 null cases a setting (their type-I goal is stated over 1,000), the others 100,
   and the dense O(n^3) tests fewer (none beyond n = 2,000 for causal-learn's ``kci``, 1,000
   for Tetrad's).
+* ``warm``: skbn's tests run twice on one bound object, the second time with the
+  features or kernel factors of their variable sets already drawn, as inside a fit.
 * ``lingam``: DirectLiNGAM on linear models with uniform noise over Erdos-Renyi DAGs of
   average degree 2, n = 1,000: skbn's and lingam's time, and whether their causal orders
   and adjacency matrices agree (lingam up to ``--lingam-max-p``, skbn alone beyond).
@@ -56,7 +58,8 @@ from skbn.scores import BasisFunctionBIC, GaussianBIC
 STUDY = "nonlinear"
 #: one CSV per part (their columns differ)
 OUT = {
-    part: result_path(STUDY, f"{STUDY}_{part}.csv") for part in ("tests", "lingam", "pc", "score")
+    part: result_path(STUDY, f"{STUDY}_{part}.csv")
+    for part in ("tests", "warm", "lingam", "pc", "score")
 }
 ALPHA = 0.05
 
@@ -188,6 +191,45 @@ def run_tests(sizes, cases: int, null_cases: int) -> None:
                         )
                     if limit:
                         print(f"tests n={n} k={k} dependent={dependent} {method}", flush=True)
+
+
+#: skbn's tests timed a second time on the same bound object, as a test inside a fit whose
+#: variable sets' features (or kernel factors) an earlier test already drew
+WARM_METHODS = {
+    "skbn KCI()": lambda: KCI(),
+    "skbn RCoT(random_state=0)": lambda: RCoT(random_state=0),
+    "skbn RCIT(random_state=0)": lambda: RCIT(random_state=0),
+}
+
+
+def run_warm(sizes, cases: int) -> None:
+    """Per setting, ``cases`` null cases: a cold test, then the same test again, timed."""
+    out = OUT["warm"]
+    done = finished_keys(out, ["part", "method", "n", "k", "case"])
+    for n in sizes:
+        for k in (0, 1, 2):
+            for method, make in WARM_METHODS.items():
+                limit = (
+                    min(cases, KCI_LARGE_N_CASES) if "KCI" in method and n >= KCI_LARGE_N else cases
+                )
+                for case in range(limit):
+                    if ("warm", method, n, k, case) in done:
+                        continue
+                    data = test_case(n, k, False, (n, k, case))
+                    cond = list(range(2, 2 + k))
+                    bound = make().bind(data)
+                    start = time.perf_counter()
+                    first = bound.test(0, 1, cond).pvalue
+                    cold = time.perf_counter() - start
+                    start = time.perf_counter()
+                    again = bound.test(0, 1, cond).pvalue
+                    warm = time.perf_counter() - start
+                    assert again == first  # the cached route gives the same answer
+                    append_row(
+                        out,
+                        dict(part="warm", method=method, n=n, k=k, case=case, cold=cold, warm=warm),
+                    )
+                print(f"warm n={n} k={k} {method}", flush=True)
 
 
 # -- LiNGAM ---------------------------------------------------------------------------------------
@@ -468,6 +510,15 @@ def _findings(df: pd.DataFrame) -> list[str]:
         "(10,000 x 100 cosines); within a fit the features of a variable set are drawn once "
         "and kept for its later tests, which this per-case figure does not credit."
     )
+    warm = df[df.part == "warm"]
+    if len(warm) and largest in set(warm.n):
+        again = warm[warm.n == largest].groupby(["method", "k"]).warm.median()
+        out.append(
+            f"The same tests at n = {largest:,} inside a fit, when an earlier test drew their "
+            "variable sets' features or factors (the section 'A test inside a fit'): "
+            + ", ".join(f"{m} {t * 1000:.2f} ms (|S| = {int(k)})" for (m, k), t in again.items())
+            + "."
+        )
     pairs = [
         f"{times.loc[('causal-learn rcit', n, k)] / t:.1f}x (n = {int(n):,}, |S| = {int(k)})"
         for (n, k), t in times.loc["skbn RCIT(random_state=case)"].items()
@@ -567,6 +618,25 @@ def report() -> str:
         *rows,
         "",
     ]
+    warm = df[df.part == "warm"]
+    if len(warm):
+        lines += [
+            "## A test inside a fit",
+            "",
+            "The same test twice on one bound object: the second finds the features (RCoT, "
+            "RCIT) or kernel factors and residuals (KCI) of its variable sets already drawn, as "
+            "a test inside a fit does when an earlier test used the same sets. Medians in "
+            "milliseconds, over null cases; the bound object's construction is in neither.",
+            "",
+            "| method | n | size of S | cases | first test (ms) | the same test again (ms) |",
+            "|---|---|---|---|---|---|",
+        ]
+        for (method, n, k), g in warm.groupby(["method", "n", "k"], sort=False):
+            lines.append(
+                f"| {method} | {int(n):,} | {int(k)} | {len(g)} | {g.cold.median() * 1000:.1f} "
+                f"| {g.warm.median() * 1000:.2f} |"
+            )
+        lines.append("")
     lin = df[df.part == "lingam"]
     if len(lin):
         lines += [
@@ -662,7 +732,7 @@ def report() -> str:
         "`--parts lingam --lingam-p 10 30 50 100 200 --seeds 0 1 2 3 4` (lingam up to "
         "`--lingam-max-p`, 100), and every row of the tests part on 2026-12-08 with "
         "`--parts tests` (n = 200 to 10,000, 1,000 null cases for the random-feature tests, "
-        "each case's data seeded by (n, |S|, case)).",
+        "each case's data seeded by (n, |S|, case)), and the warm part with `--parts warm`.",
         "",
     ]
     return "\n".join(lines)
@@ -676,6 +746,7 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--null-cases", type=int, default=1000, help="null cases of the random-feature tests"
     )
+    parser.add_argument("--warm-cases", type=int, default=50, help="cases of the warm part")
     parser.add_argument("--lingam-p", type=int, nargs="+", default=[10, 30, 50, 100, 200])
     parser.add_argument(
         "--lingam-max-p", type=int, default=100, help="run lingam up to this p (skbn beyond)"
@@ -690,6 +761,8 @@ def main(argv=None) -> None:
     if not args.report:
         if "tests" in args.parts:
             run_tests(args.sizes, args.cases, args.null_cases)
+        if "warm" in args.parts:
+            run_warm(args.sizes, args.warm_cases)
         if "lingam" in args.parts:
             run_lingam(args.lingam_p, args.seeds, args.lingam_max_p)
         if "pc" in args.parts:
