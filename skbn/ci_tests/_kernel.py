@@ -15,6 +15,7 @@ from skbn._kernels.kernel_ci import (
     weighted_product_square_sum,
 )
 from skbn.ci_tests._base import BoundCITest, CIResult, CITest, _log_upper_gamma
+from skbn.utils._parallel import one_blas_thread
 from skbn.utils._param_validation import Interval, StrOptions
 from skbn.utils._random import draw_seed
 
@@ -27,6 +28,10 @@ _EIGEN_THRESHOLD = 1e-5
 _EIGEN_THRESHOLD_UNCONDITIONAL = 1e-6
 #: The factors kept for reuse by later tests of one fit, in bytes.
 _CACHE_BYTES = 256 * 2**20
+#: Below this many rows a test runs its matrix operations on one BLAS thread: on 2 cores one
+#: thread was as fast or up to 4.3x faster at n = 500 and 2,000 (|S| of 0 to 2); at n = 10,000 two
+#: threads were as fast with one conditioning variable and 1.7x faster with two.
+_ONE_BLAS_THREAD_ROWS = 5000
 #: Rows of the median-distance width rule: a random subset of this many, as the authors do.
 _MEDIAN_ROWS = 1000
 
@@ -170,6 +175,10 @@ class _BoundKCI(BoundCITest):
         return statistic, mean, variance, eigenvalues
 
     def _evaluate(self, x: int, y: int, cond: np.ndarray):
+        with one_blas_thread(self.n_samples < _ONE_BLAS_THREAD_ROWS):
+            return self._evaluate_now(x, y, cond)
+
+    def _evaluate_now(self, x: int, y: int, cond: np.ndarray):
         statistic, mean, variance, eigenvalues = self._statistic_and_null(x, y, cond)
         if not (mean > 0 and variance > 0):  # a constant variable: no evidence of dependence
             return statistic, math.nan, 1.0, 0.0
