@@ -32,9 +32,11 @@ _WIDTH_ROWS = 500
 _RIDGE = 1e-10
 #: Roles of a feature block, part of its random stream's key.
 _ROLE_X, _ROLE_Y, _ROLE_Z = 0, 1, 2
-#: Up to this many rows a test runs its matrix operations on one BLAS thread: on 2 cores one
-#: thread was 1.4x-2x faster at n = 10,000 (the largest measured; beyond it, BLAS as set).
-_ONE_BLAS_THREAD_ROWS = 10_000
+#: Below this many rows a test runs its matrix operations on one BLAS thread (as KCI does). On
+#: 2 cores at n = 10,000 one thread made a first test about 1.15x faster but a test whose
+#: features were already drawn (most tests of a fit) 1.4x slower (6.5 against 4.6 ms), so
+#: from there BLAS runs as set; at n = 2,000 the two were level.
+_ONE_BLAS_THREAD_ROWS = 5000
 #: Feature blocks kept for the later tests of one fit, in bytes.
 _CACHE_BYTES = 256 * 2**20
 
@@ -188,7 +190,7 @@ class _BoundRandomFeatures(BoundCITest):
         return block
 
     def _evaluate(self, x: int, y: int, cond: np.ndarray):
-        with one_blas_thread(self.n_samples <= _ONE_BLAS_THREAD_ROWS):
+        with one_blas_thread(self.n_samples < _ONE_BLAS_THREAD_ROWS):
             return self._evaluate_now(x, y, cond)
 
     def _evaluate_now(self, x: int, y: int, cond: np.ndarray):

@@ -98,9 +98,8 @@ def one_blas_thread(active: bool = True):
     For work that alternates numba's parallel kernels with mid-sized matrix operations (the
     kernel CI tests): on 2 cores, OpenBLAS's two threads there made a KCI test at
     n = 2,000 with one conditioning variable 3.3x slower than one thread (180 against
-    55 ms) and an RCoT test at n = 10,000 2x slower (19 against 9 ms), measured by
-    ``OPENBLAS_NUM_THREADS=1``. Results do not change. The BLAS libraries are found once,
-    on the first call (scipy's and numpy's may be two).
+    55 ms), measured by ``OPENBLAS_NUM_THREADS=1``. Results do not change. The BLAS
+    libraries are found once, on the first call (scipy's and numpy's may be two).
 
     Parameters
     ----------
