@@ -442,8 +442,14 @@ def run_score(ps, seeds) -> None:
 
 def _findings(df: pd.DataFrame) -> list[str]:
     """Sentences read off the rows: speed against the peers, calibration, LiNGAM, PC."""
-    out = []
     tests = df[df.part == "tests"]
+    out = _test_findings(df, tests) if len(tests) else []
+    return out + _learner_findings(df)
+
+
+def _test_findings(df: pd.DataFrame, tests: pd.DataFrame) -> list[str]:
+    """The tests' speed against the peers and their calibration."""
+    out = []
     times = tests.groupby(["method", "n", "k"]).seconds.median()
     ratios = []
     for (n, k), t in times.loc["causal-learn kci"].items():
@@ -553,6 +559,38 @@ def _findings(df: pd.DataFrame) -> list[str]:
         )
         + ")."
     )
+    return out
+
+
+def _learner_findings(df: pd.DataFrame) -> list[str]:
+    """PC with the kernel tests against causal-learn's, and DirectLiNGAM against lingam."""
+    out = []
+    pc = df[df.part == "pc"]
+    theirs_name = "causal-learn pc(alpha=0.05, 'kci')"
+    if len(pc) and theirs_name in set(pc.method):
+        for ours_name in (
+            "skbn PCStable(ci_test=KCI())",
+            "skbn PCStable(ci_test=RCoT(random_state=0))",
+        ):
+            both = (
+                pc[pc.method.isin([ours_name, theirs_name])]
+                .pivot_table(
+                    index=["p", "seed"], columns="method", values=["seconds", "f1_adjacency"]
+                )
+                .dropna()
+            )
+            if not len(both):
+                continue
+            ratio = both["seconds"][theirs_name] / both["seconds"][ours_name]
+            f1 = both["f1_adjacency"].mean()
+            ps = ", ".join(str(int(v)) for v in sorted(set(both.index.get_level_values("p"))))
+            out.append(
+                f"PC on the nonlinear problems (p = {ps}, {len(both)} seeds): causal-learn's "
+                f"`pc` with `kci` over `{ours_name[5:]}` in time, per seed: median "
+                f"{ratio.median():.1f}x (from {ratio.min():.1f}x to {ratio.max():.1f}x; goal "
+                f"10x with KCI or RCoT); skeleton F1 {f1[ours_name]:.3f} against "
+                f"{f1[theirs_name]:.3f}."
+            )
     lin = df[df.part == "lingam"]
     if len(lin):
         out.append(_lingam_finding(lin))
